@@ -1,0 +1,1 @@
+//! The script on published pages: hydrates server-rendered surfaces.

@@ -1,0 +1,1 @@
+//! Browser suites live in `tests/`; this crate only hosts them.
