@@ -7,3 +7,5 @@
 //! of those rules lives here, once.
 #![no_std]
 extern crate alloc;
+
+pub mod fence;
