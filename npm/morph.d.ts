@@ -1,0 +1,5 @@
+import type { Init } from './init.js';
+
+export * from './dist/morph/morph.js';
+declare const init: Init;
+export default init;

@@ -1,1 +1,0 @@
-//! Browser suites live in `tests/`; this crate only hosts them.
