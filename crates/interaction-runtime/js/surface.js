@@ -1,0 +1,147 @@
+// The interaction runtime's loader: the only script a published page loads
+// for its surfaces. It instantiates the WebAssembly module next to it, gives
+// it the DOM and Intl as plain imports, hydrates every surface and installs
+// one delegated listener per event type. All decisions are made in Rust
+// (crates/interaction-runtime); this file only moves values across.
+//
+// Build: esbuild --minify --format=esm --define:WASM='"surface.<hash>.wasm"'
+// (see the crate docs). Strings cross as UTF-8: Rust passes (pointer,
+// length); a string for Rust is staged in `B` and its length returned
+// (-1: none), then Rust calls `r(pointer)` to copy it in.
+
+const d = document;
+const H = [d]; // handle -> element (0: the document)
+const M = new Map(); // element -> handle
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+let E; // the module's exports
+let B; // the staged string
+
+const mem = () => new Uint8Array(E.memory.buffer);
+const str = (p, l) => dec.decode(mem().subarray(p, p + l));
+const opt = (p, l) => (l < 0 ? undefined : str(p, l));
+const stage = (s) => (s == null ? -1 : (B = enc.encode(s)).length);
+const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
+// Intl throws on what it cannot format: the binding then shows nothing.
+const intl = (f) => {
+  try {
+    return stage(f());
+  } catch {
+    return -1;
+  }
+};
+// JSON.parse, then a depth-first walk into the module's builder.
+const walk = (v) =>
+  v === null
+    ? E.bn()
+    : v === !!v
+      ? E.bb(v)
+      : v === +v
+        ? E.bf(v)
+        : typeof v == "string"
+          ? E.bs(stage(v))
+          : Array.isArray(v)
+            ? (E.bo(0), v.forEach(walk), E.bc())
+            : (E.bo(1), Object.keys(v).forEach((k) => (E.bk(stage(k)), walk(v[k]))), E.bc());
+const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
+
+const imports = {
+  // Registers unclaimed matches of a selector under a handle; the first new handle.
+  q: (h, p, l) => {
+    const first = H.length;
+    for (const x of H[h].querySelectorAll(str(p, l))) M.has(x) || reg(x);
+    return first;
+  },
+  n: () => H.length,
+  a: (h, p, l) => stage(H[h].getAttribute(str(p, l))),
+  r: (p) => mem().set(B, p),
+  A: (h, np, nl, vp, vl) => {
+    const x = H[h], n = str(np, nl), v = opt(vp, vl);
+    if (x.getAttribute(n) !== (v ?? null)) v == null ? x.removeAttribute(n) : x.setAttribute(n, v);
+  },
+  t: (h, p, l) => {
+    const s = str(p, l);
+    if (H[h].textContent !== s) H[h].textContent = s;
+  },
+  g: (h) => stage(H[h].tagName),
+  v: (h) => stage(H[h].value),
+  V: (h) => H[h].valueAsNumber,
+  x: (h, p, l) => {
+    const s = str(p, l);
+    if (H[h].value !== s) H[h].value = s;
+  },
+  c: (h, k) => H[h][k ? "selected" : "checked"],
+  C: (h, k, b) => {
+    const x = H[h], n = k ? "selected" : "checked";
+    if (x[n] !== !!b) x[n] = !!b;
+  },
+  i: (p, l) => {
+    const x = d.getElementById(str(p, l));
+    return x ? reg(x) : -1;
+  },
+  P: (h, p, l) => {
+    try {
+      walk(JSON.parse(h < 0 ? str(p, l) : H[h].textContent));
+      return 1;
+    } catch {
+      return 0;
+    }
+  },
+  N: (p, l) => {
+    location.href = str(p, l);
+  },
+  Y: (p, l) => copy(str(p, l)),
+  S: (a, b, c, e, f, g) => {
+    const title = str(a, b), text = str(c, e), url = str(f, g);
+    navigator.share
+      ? navigator.share({ title, text, url: url || undefined }).catch(() => {})
+      : copy(url || text);
+  },
+  O: (p, l) => d.getElementById(str(p, l))?.scrollIntoView(),
+  s: (v) => stage(String(v)),
+  D: (vp, vl, ms, sp, sl, lp, ll) =>
+    intl(() =>
+      new Intl.DateTimeFormat(opt(lp, ll), { dateStyle: str(sp, sl), timeZone: "UTC" }).format(
+        new Date(vl < 0 ? ms : str(vp, vl)),
+      ),
+    ),
+  F: (v, min, max, pct, cp, cl, lp, ll) =>
+    intl(() =>
+      new Intl.NumberFormat(opt(lp, ll), {
+        style: cl < 0 ? (pct ? "percent" : "decimal") : "currency",
+        currency: opt(cp, cl),
+        minimumFractionDigits: min < 0 ? undefined : min,
+        maximumFractionDigits: max < 0 ? undefined : max,
+      }).format(v),
+    ),
+  L: (v, lp, ll) => {
+    try {
+      return new Intl.PluralRules(opt(lp, ll)).select(v) == "one";
+    } catch {
+      return v == 1;
+    }
+  },
+};
+
+const start = async () => {
+  try {
+    const bytes = await (await fetch(new URL(WASM, import.meta.url))).arrayBuffer();
+    E = (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports;
+  } catch (err) {
+    // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src: without
+    // it the page keeps working as the server rendered it.
+    console.warn(
+      "surfaces: the interaction runtime did not start (" + err +
+        "). If the page's Content-Security-Policy refused WebAssembly, add 'wasm-unsafe-eval' to script-src: script-src 'self' 'wasm-unsafe-eval'.",
+    );
+    return;
+  }
+  E.h();
+  ["input", "click"].forEach((type, kind) =>
+    d.addEventListener(type, (ev) => {
+      for (let x = ev.target; x; x = x.parentNode) if (M.has(x) && E.e(kind, M.get(x))) break;
+    }),
+  );
+};
+
+d.readyState == "loading" ? d.addEventListener("DOMContentLoaded", start) : start();

@@ -1,0 +1,240 @@
+//! What the `data-ch-*` attributes of SPEC.md section 10 mean, decided
+//! without the DOM: attribute values, the `data-ch-attr` allowlist, `data-ch-model`
+//! coercions and which bindings an update touches.
+
+use crate::value::Value;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The attributes the runtime reads, in the order it reads them.
+pub const SELECTOR: &str =
+    "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]";
+
+/// An attribute value: a JSON Pointer when it starts with `/` (or is empty),
+/// else JSON (section 10).
+pub enum Source<'a> {
+    /// A pointer, read as `{"path": pointer}`.
+    Pointer(&'a str),
+    /// JSON text for the browser to parse.
+    Json(&'a str),
+}
+
+/// Classifies an attribute value.
+pub fn source(text: &str) -> Source<'_> {
+    if text.is_empty() || text.starts_with('/') {
+        Source::Pointer(text)
+    } else {
+        Source::Json(text)
+    }
+}
+
+/// The binding `{"path": pointer}`.
+pub fn path_binding(pointer: &str) -> Value {
+    Value::Obj(alloc::vec![(
+        String::from("path"),
+        Value::Str(String::from(pointer))
+    )])
+}
+
+/// How `data-ch-attr` may write one attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AttrRule {
+    /// The `value` property (what a form field shows).
+    Value,
+    /// The `checked` property.
+    Checked,
+    /// The boolean `disabled` attribute: present when the value is truthy.
+    Disabled,
+    /// An `aria-*` or `data-*` attribute, written as text; `null` removes it.
+    Text,
+    /// `href`, only when the value is a safe href.
+    Href,
+}
+
+/// The rule for attribute `name`, or `None` when the runtime never sets it
+/// (`on*`, `style`, `src`, `srcdoc` and everything else off the allowlist).
+/// Names are matched exactly, in lower case, so `ONCLICK` or `Style` cannot
+/// slip through a case-insensitive HTML parser.
+pub fn attr_rule(name: &str) -> Option<AttrRule> {
+    match name {
+        "value" => Some(AttrRule::Value),
+        "checked" => Some(AttrRule::Checked),
+        "disabled" => Some(AttrRule::Disabled),
+        "href" => Some(AttrRule::Href),
+        _ => {
+            let rest = name
+                .strip_prefix("aria-")
+                .or_else(|| name.strip_prefix("data-"))?;
+            let ok = !rest.is_empty()
+                && rest
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            ok.then_some(AttrRule::Text)
+        }
+    }
+}
+
+/// What a `data-ch-model` field writes into the state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModelKind {
+    /// A text-like field: its value as a string.
+    Text,
+    /// `range` and `number`: its value as a number (`null` when empty).
+    Number,
+    /// `checkbox`: a boolean.
+    Checkbox,
+    /// `radio`: its value, or its `data-ch-value` JSON literal, when checked.
+    Radio,
+    /// `select`: the chosen option's value or `data-ch-value` literal.
+    Select,
+}
+
+/// The model kind of an element from its tag name and `type` attribute.
+pub fn model_kind(tag: &str, input_type: Option<&str>) -> ModelKind {
+    if tag.eq_ignore_ascii_case("select") {
+        return ModelKind::Select;
+    }
+    match input_type.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
+        Some("range" | "number") => ModelKind::Number,
+        Some("checkbox") => ModelKind::Checkbox,
+        Some("radio") => ModelKind::Radio,
+        _ => ModelKind::Text,
+    }
+}
+
+/// Every pointer an expression reads: the `path` of each binding in it, at
+/// any depth (calls, conditions, lists). Over-approximates harmlessly.
+pub fn reads(expression: &Value, out: &mut Vec<String>) {
+    let mut pending = alloc::vec![expression];
+    while let Some(v) = pending.pop() {
+        match v {
+            Value::Obj(members) => {
+                for (k, v) in members {
+                    match v {
+                        Value::Str(p) if k == "path" => out.push(p.clone()),
+                        _ => pending.push(v),
+                    }
+                }
+            }
+            Value::Arr(items) => pending.extend(items.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// Whether a write at `written` can change what `read` addresses: one is the
+/// other or lies inside it (segment-wise: `/a` and `/ab` do not overlap).
+pub fn overlaps(read: &str, written: &str) -> bool {
+    within(read, written) || within(written, read)
+}
+
+fn within(outer: &str, inner: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The ids named by an `aria-describedby` value; the runtime writes check
+/// messages into the first.
+pub fn first_id(ids: &str) -> Option<&str> {
+    ids.split_ascii_whitespace().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::tests::{obj, s};
+    use alloc::vec;
+
+    #[test]
+    fn pointers_and_json_are_told_apart() {
+        assert!(matches!(source("/a"), Source::Pointer("/a")));
+        assert!(matches!(source(""), Source::Pointer("")));
+        assert!(matches!(source("{\"path\":\"/a\"}"), Source::Json(_)));
+        assert!(matches!(source(" /a"), Source::Json(_)));
+        assert_eq!(path_binding("/x"), obj(&[("path", s("/x"))]));
+    }
+
+    #[test]
+    fn the_attribute_allowlist_holds() {
+        assert_eq!(attr_rule("value"), Some(AttrRule::Value));
+        assert_eq!(attr_rule("checked"), Some(AttrRule::Checked));
+        assert_eq!(attr_rule("disabled"), Some(AttrRule::Disabled));
+        assert_eq!(attr_rule("href"), Some(AttrRule::Href));
+        assert_eq!(attr_rule("aria-pressed"), Some(AttrRule::Text));
+        assert_eq!(attr_rule("data-plan-2"), Some(AttrRule::Text));
+        for refused in [
+            "onclick",
+            "ONCLICK",
+            "onerror",
+            "style",
+            "Style",
+            "src",
+            "srcdoc",
+            "formaction",
+            "action",
+            "aria-",
+            "data-",
+            "data-x y",
+            "aria-X",
+            "Value",
+            "HREF",
+            "xlink:href",
+            "id",
+            "class",
+            "",
+        ] {
+            assert_eq!(attr_rule(refused), None, "{refused}");
+        }
+    }
+
+    #[test]
+    fn model_kinds_follow_the_field_type() {
+        assert_eq!(model_kind("INPUT", Some("range")), ModelKind::Number);
+        assert_eq!(model_kind("input", Some("Number")), ModelKind::Number);
+        assert_eq!(model_kind("input", Some("checkbox")), ModelKind::Checkbox);
+        assert_eq!(model_kind("input", Some("radio")), ModelKind::Radio);
+        assert_eq!(model_kind("SELECT", None), ModelKind::Select);
+        assert_eq!(model_kind("input", Some("email")), ModelKind::Text);
+        assert_eq!(model_kind("input", None), ModelKind::Text);
+        assert_eq!(model_kind("textarea", None), ModelKind::Text);
+    }
+
+    #[test]
+    fn reads_finds_every_binding() {
+        let call = obj(&[
+            ("call", s("concat")),
+            (
+                "args",
+                obj(&[(
+                    "values",
+                    Value::Arr(vec![
+                        obj(&[("path", s("/a"))]),
+                        s("x"),
+                        obj(&[("path", s("/b/c"))]),
+                    ]),
+                )]),
+            ),
+        ]);
+        let mut out = Vec::new();
+        reads(&call, &mut out);
+        out.sort();
+        assert_eq!(out, ["/a", "/b/c"]);
+    }
+
+    #[test]
+    fn overlap_is_segment_wise() {
+        assert!(overlaps("/a", "/a"));
+        assert!(overlaps("/a", "/a/b"));
+        assert!(overlaps("/a/b", "/a"));
+        assert!(overlaps("", "/a"));
+        assert!(!overlaps("/a", "/ab"));
+        assert!(!overlaps("/a/b", "/a/c"));
+    }
+
+    #[test]
+    fn describedby_names_the_first_id() {
+        assert_eq!(first_id("  msg other"), Some("msg"));
+        assert_eq!(first_id(" "), None);
+    }
+}

@@ -1,0 +1,289 @@
+//! The WebAssembly edge: plain imports from the loader (`js/surface.js`,
+//! module `e`), a handful of exports, a free-list allocator and a panic
+//! handler that traps. Strings cross as UTF-8: Rust passes `(pointer,
+//! length)`; the loader stages a string it returns and reports its length
+//! (`-1` for none), and [`take`] copies it in.
+
+use crate::runtime::{Event, Flag, Handle, Page, Runtime};
+use crate::value::{Builder, Value};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::UnsafeCell;
+use core::ops::Range;
+use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
+
+#[link(wasm_import_module = "e")]
+extern "C" {
+    fn q(root: Handle, p: *const u8, l: usize) -> Handle;
+    fn n() -> Handle;
+    fn a(el: Handle, p: *const u8, l: usize) -> i32;
+    fn r(to: *mut u8);
+    #[link_name = "A"]
+    fn set_attr(el: Handle, np: *const u8, nl: usize, vp: *const u8, vl: i32);
+    fn t(el: Handle, p: *const u8, l: usize);
+    fn g(el: Handle) -> i32;
+    fn v(el: Handle) -> i32;
+    #[link_name = "V"]
+    fn number(el: Handle) -> f64;
+    fn x(el: Handle, p: *const u8, l: usize);
+    fn c(el: Handle, flag: u32) -> u32;
+    #[link_name = "C"]
+    fn set_flag(el: Handle, flag: u32, on: u32);
+    fn i(p: *const u8, l: usize) -> i32;
+    #[link_name = "P"]
+    fn parse(el: i32, p: *const u8, l: usize) -> u32;
+    #[link_name = "N"]
+    fn navigate(p: *const u8, l: usize);
+    #[link_name = "Y"]
+    fn copy(p: *const u8, l: usize);
+    #[link_name = "S"]
+    fn share(tp: *const u8, tl: usize, xp: *const u8, xl: usize, up: *const u8, ul: usize);
+    #[link_name = "O"]
+    fn scroll(p: *const u8, l: usize);
+    #[link_name = "s"]
+    fn number_text(n: f64) -> i32;
+    #[link_name = "D"]
+    fn date(
+        vp: *const u8,
+        vl: i32,
+        ms: f64,
+        sp: *const u8,
+        sl: usize,
+        lp: *const u8,
+        ll: i32,
+    ) -> i32;
+    #[link_name = "F"]
+    fn format(
+        value: f64,
+        min: i32,
+        max: i32,
+        percent: u32,
+        cp: *const u8,
+        cl: i32,
+        lp: *const u8,
+        ll: i32,
+    ) -> i32;
+    #[link_name = "L"]
+    fn plural_one(value: f64, lp: *const u8, ll: i32) -> u32;
+}
+
+/// Copies the string the loader staged (`len` bytes; `-1`: none).
+fn take(len: i32) -> Option<String> {
+    let len = usize::try_from(len).ok()?;
+    let mut bytes = Vec::with_capacity(len);
+    // SAFETY: the loader writes exactly `len` bytes at the pointer (the
+    // vector's capacity), all of them UTF-8 from `TextEncoder`.
+    unsafe {
+        r(bytes.as_mut_ptr());
+        bytes.set_len(len);
+        Some(String::from_utf8_unchecked(bytes))
+    }
+}
+
+/// An optional string as `(pointer, length or -1)`.
+fn opt(s: Option<&str>) -> (*const u8, i32) {
+    s.map_or((core::ptr::null(), -1), |s| (s.as_ptr(), s.len() as i32))
+}
+
+struct Browser;
+
+// SAFETY (every `unsafe` block below): the imports only read the byte ranges
+// passed to them, which are live Rust strings, and write only through `r`.
+impl Host for Browser {
+    fn number_to_string(&self, value: f64) -> String {
+        take(unsafe { number_text(value) }).unwrap_or_default()
+    }
+    fn format_date(&self, input: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
+        let (iso, ms) = match input {
+            // The calendar date as written (`YYYY-MM-DD`), formatted in UTC,
+            // so every reader sees the date the author wrote.
+            DateInput::Iso(text) => (Some(text.get(..10).unwrap_or(text)), 0.0),
+            DateInput::EpochMs(ms) => (None, ms),
+        };
+        let (vp, vl) = opt(iso);
+        let (lp, ll) = opt(locale);
+        let style = style.name();
+        take(unsafe { date(vp, vl, ms, style.as_ptr(), style.len(), lp, ll) }).unwrap_or_default()
+    }
+    fn format_number(&self, value: f64, o: NumberOptions, locale: Option<&str>) -> String {
+        let digits = |d: Option<u32>| d.map_or(-1, |d| d as i32);
+        let (lp, ll) = opt(locale);
+        let (cp, cl) = opt(None);
+        let len = unsafe {
+            format(
+                value,
+                digits(o.min_fraction),
+                digits(o.max_fraction),
+                o.percent as u32,
+                cp,
+                cl,
+                lp,
+                ll,
+            )
+        };
+        take(len).unwrap_or_default()
+    }
+    fn format_currency(&self, value: f64, currency: &str, locale: Option<&str>) -> String {
+        let (lp, ll) = opt(locale);
+        let (cp, cl) = opt(Some(currency));
+        take(unsafe { format(value, -1, -1, 0, cp, cl, lp, ll) }).unwrap_or_default()
+    }
+    fn plural_is_one(&self, value: f64, locale: Option<&str>) -> bool {
+        let (lp, ll) = opt(locale);
+        unsafe { plural_one(value, lp, ll) != 0 }
+    }
+}
+
+impl Page for Browser {
+    fn query(&self, root: Handle, selector: &str) -> Range<Handle> {
+        unsafe { q(root, selector.as_ptr(), selector.len())..n() }
+    }
+    fn attr(&self, el: Handle, name: &str) -> Option<String> {
+        take(unsafe { a(el, name.as_ptr(), name.len()) })
+    }
+    fn set_attr(&self, el: Handle, name: &str, value: Option<&str>) {
+        let (vp, vl) = opt(value);
+        unsafe { set_attr(el, name.as_ptr(), name.len(), vp, vl) }
+    }
+    fn set_text(&self, el: Handle, text: &str) {
+        unsafe { t(el, text.as_ptr(), text.len()) }
+    }
+    fn tag(&self, el: Handle) -> String {
+        take(unsafe { g(el) }).unwrap_or_default()
+    }
+    fn value(&self, el: Handle) -> String {
+        take(unsafe { v(el) }).unwrap_or_default()
+    }
+    fn number(&self, el: Handle) -> f64 {
+        unsafe { number(el) }
+    }
+    fn set_value(&self, el: Handle, text: &str) {
+        unsafe { x(el, text.as_ptr(), text.len()) }
+    }
+    fn flag(&self, el: Handle, flag: Flag) -> bool {
+        unsafe { c(el, flag as u32) != 0 }
+    }
+    fn set_flag(&self, el: Handle, flag: Flag, on: bool) {
+        unsafe { set_flag(el, flag as u32, on as u32) }
+    }
+    fn by_id(&self, id: &str) -> Option<Handle> {
+        u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
+    }
+    fn parse(&self, text: &str) -> Option<Value> {
+        built(unsafe { parse(-1, text.as_ptr(), text.len()) })
+    }
+    fn parse_content(&self, el: Handle) -> Option<Value> {
+        built(unsafe { parse(el as i32, core::ptr::null(), 0) })
+    }
+    fn navigate(&self, href: &str) {
+        unsafe { navigate(href.as_ptr(), href.len()) }
+    }
+    fn copy(&self, text: &str) {
+        unsafe { copy(text.as_ptr(), text.len()) }
+    }
+    fn share(&self, title: &str, text: &str, url: &str) {
+        unsafe {
+            share(
+                title.as_ptr(),
+                title.len(),
+                text.as_ptr(),
+                text.len(),
+                url.as_ptr(),
+                url.len(),
+            )
+        }
+    }
+    fn scroll_to(&self, id: &str) {
+        unsafe { scroll(id.as_ptr(), id.len()) }
+    }
+}
+
+/// A static the single-threaded module owns.
+struct Global<T>(UnsafeCell<T>);
+// SAFETY: wasm32 without threads: one thread touches these.
+unsafe impl<T> Sync for Global<T> {}
+
+static RUNTIME: Global<Option<Runtime>> = Global(UnsafeCell::new(None));
+static BUILDER: Global<Builder> = Global(UnsafeCell::new(Builder::new()));
+
+fn builder() -> &'static mut Builder {
+    // SAFETY: only the builder exports and `built` touch it, never nested.
+    unsafe { &mut *BUILDER.0.get() }
+}
+
+/// The value the loader's walk just built, when `JSON.parse` succeeded.
+fn built(ok: u32) -> Option<Value> {
+    let value = builder().finish();
+    (ok != 0).then_some(value).flatten()
+}
+
+/// Hydrates every surface on the page.
+#[no_mangle]
+pub extern "C" fn h() {
+    // SAFETY: the loader calls `h` once, before any event.
+    unsafe { *RUNTIME.0.get() = Some(Runtime::hydrate(&Browser)) }
+}
+
+/// One delegated event (`kind` 0: input, 1: click) at handle `el`; 1 when handled.
+#[no_mangle]
+pub extern "C" fn e(kind: u32, el: Handle) -> u32 {
+    // SAFETY: events arrive one at a time and none of the imports an event
+    // calls dispatches another synchronously.
+    let Some(rt) = (unsafe { &mut *RUNTIME.0.get() }) else {
+        return 0;
+    };
+    let event = if kind == 0 {
+        Event::Input
+    } else {
+        Event::Click
+    };
+    rt.event(&Browser, event, el) as u32
+}
+
+// The loader's walk over a `JSON.parse` result (see `Builder`).
+
+/// `null`.
+#[export_name = "bn"]
+pub extern "C" fn build_null() {
+    builder().value(Value::Null)
+}
+/// A boolean.
+#[export_name = "bb"]
+pub extern "C" fn build_bool(b: u32) {
+    builder().value(Value::Bool(b != 0))
+}
+/// A number.
+#[export_name = "bf"]
+pub extern "C" fn build_number(n: f64) {
+    builder().value(Value::Num(n))
+}
+/// The staged string, `len` bytes.
+#[export_name = "bs"]
+pub extern "C" fn build_string(len: i32) {
+    builder().value(Value::Str(take(len).unwrap_or_default()))
+}
+/// The staged key of the next member.
+#[export_name = "bk"]
+pub extern "C" fn build_key(len: i32) {
+    builder().key(take(len).unwrap_or_default())
+}
+/// Opens an array (0) or an object (1).
+#[export_name = "bo"]
+pub extern "C" fn build_open(object: u32) {
+    builder().open(object != 0)
+}
+/// Closes the innermost container.
+#[export_name = "bc"]
+pub extern "C" fn build_close() {
+    builder().close()
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
+#[global_allocator]
+// SAFETY: the module runs on one thread.
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
