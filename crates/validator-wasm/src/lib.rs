@@ -1,1 +1,59 @@
-//! The client-side surface validator, repair and RFC 6902 patch pipeline, fence checks and catalog prompt.
+//! The surface validator: catalogs, the rules of SPEC.md sections 1 to 8,
+//! repairs and the RFC 6902 patch pipeline, and the catalog prompt.
+//!
+//! One pure-Rust core serves native code (the `surfaces` CLI, servers), Node
+//! and the browser (the thin `wasm` layer converts at the edge). The shared
+//! rules (JSON Pointer, safe hrefs, conditions, functions, the fence grammar)
+//! come from `surfaces-core`, so the interaction runtime and the streaming
+//! parser judge exactly as this crate does.
+//!
+//! ```
+//! use validator_wasm::{validate_surface, Catalog, Severity};
+//!
+//! let catalog = Catalog::default_blog();
+//! let surface = serde_json::json!({
+//!     "id": "sec-pricing", "kind": "surface", "catalog": "blog@1",
+//!     "components": [
+//!         {"id": "root", "component": "Stack", "children": ["title", "plans"]},
+//!         {"id": "title", "component": "Heading", "props": {"level": 2, "text": {"path": "/headline"}}},
+//!         {"id": "plans", "component": "Toggle",
+//!          "props": {"options": ["monthly", "yearly"], "value": {"path": "/billing"}},
+//!          "visible": {"ne": [{"path": "/billing"}, null]}}
+//!     ],
+//!     "data": {"headline": "Pricing", "billing": "monthly"}
+//! });
+//! assert!(validate_surface(&surface, &catalog).is_empty());
+//!
+//! let broken = serde_json::json!({"components": [
+//!     {"id": "root", "component": "Stack", "children": ["gone"]},
+//!     {"id": "link", "component": "Link", "props": {"text": "x", "href": "javascript:alert(1)"}}
+//! ]});
+//! let issues = validate_surface(&broken, &catalog);
+//! let found: Vec<_> = issues.iter().map(|i| (i.code, i.path.as_str(), i.severity)).collect();
+//! assert_eq!(found, [
+//!     ("unresolved_child", "/components/0/children/0", Severity::Error),
+//!     ("unreachable", "/components/1", Severity::Error),
+//!     ("unsafe_href", "/components/1/props/href", Severity::Error),
+//! ]);
+//! ```
+//!
+//! # Choices where SPEC.md is silent
+//! - A document that is not an object, or `components` that is not a list, is
+//!   `invalid_surface`; a component that is not an object is
+//!   `invalid_component`; `data` that is not an object is `invalid_data`
+//!   (all errors).
+//! - Binding problems (`invalid_pointer`, `unsafe_path`, `missing_data`) point
+//!   at the binding's `path` member, e.g. `/components/1/props/text/path`.
+//! - `missing_data` is not reported for paths under a `$source` value.
+//! - `cycle` points at the `children` entry that closes the cycle;
+//!   `unreachable` and `too_deep` at the component.
+pub mod action;
+pub mod catalog;
+pub mod issue;
+pub mod repair;
+mod schema;
+pub mod surface;
+
+pub use catalog::{Catalog, CatalogError, Children, Entry};
+pub use issue::{has_errors, issues_json, Issue, Severity};
+pub use surface::{validate_component, validate_surface, validate_surface_in, Place};

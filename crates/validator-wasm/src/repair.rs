@@ -1,0 +1,42 @@
+//! Repairs (SPEC.md section 7): deterministic, reported fixes.
+
+/// Levenshtein distance over Unicode scalar values.
+pub fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate nearest to `name` by Levenshtein distance, at most 2; ties
+/// go to the candidate first in byte order.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        if name.chars().count().abs_diff(candidate.chars().count()) > 2 {
+            continue;
+        }
+        let d = levenshtein(name, candidate);
+        if d > 2 {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((bd, bc)) => d < bd || (d == bd && candidate.as_bytes() < bc.as_bytes()),
+        };
+        if better {
+            best = Some((d, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
+}

@@ -1,0 +1,499 @@
+//! The JSON Schema subset of SPEC.md section 2, evaluated directly over the
+//! schema value: no code generation, no regular expressions.
+
+use crate::action;
+use crate::issue::Issue;
+use serde_json::{Map, Value};
+use surfaces_core::function;
+use surfaces_core::href::is_safe_href;
+use surfaces_core::pointer;
+use surfaces_core::problem::{Binding, Findings};
+
+/// Every keyword a catalog schema may use.
+pub const KEYWORDS: [&str; 27] = [
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "items",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "additionalProperties",
+    "anyOf",
+    "oneOf",
+    "$ref",
+    "$defs",
+    "format",
+    "default",
+    "title",
+    "description",
+    "examples",
+    "x-bindable",
+    "x-action",
+    "x-checks",
+];
+
+/// The `type` names.
+pub const TYPES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
+/// The `format` names.
+pub const FORMATS: [&str; 6] = ["safe-href", "asset", "icon", "color", "date", "email"];
+
+/// How deep schema evaluation goes (bounds `$ref` cycles).
+const MAX_DEPTH: usize = 64;
+
+/// What a schema needs besides itself: the root holding `$defs`, the icons.
+pub(crate) struct Context<'a> {
+    pub root: &'a Value,
+    pub icons: &'a [String],
+}
+
+/// What evaluation found: issues in document order, and the bindings met.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    pub issues: Vec<Issue>,
+    pub bindings: Vec<Binding>,
+}
+
+impl Outcome {
+    pub(crate) fn flag(&mut self, at: &str, message: String) {
+        self.issues.push(Issue::flag("invalid_prop", at, message));
+    }
+
+    /// Takes in what a shared rule found (its problems are errors).
+    pub(crate) fn absorb(&mut self, found: Findings) {
+        for p in found.problems {
+            self.issues.push(Issue::error(p.code, p.pointer, p.message));
+        }
+        self.bindings.extend(found.bindings);
+    }
+}
+
+/// Resolves `#/$defs/NAME` against `root`.
+pub(crate) fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let name = reference.strip_prefix("#/$defs/")?;
+    root.get("$defs")?.get(name)
+}
+
+/// Checks `value` (at `at`) against `schema`.
+pub(crate) fn check(
+    schema: &Value,
+    value: &Value,
+    at: &mut String,
+    cx: &Context<'_>,
+    out: &mut Outcome,
+) {
+    check_depth(schema, value, at, cx, out, 0);
+}
+
+fn check_depth(
+    schema: &Value,
+    value: &Value,
+    at: &mut String,
+    cx: &Context<'_>,
+    out: &mut Outcome,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH {
+        out.flag(
+            at,
+            "the schema for this value nests too deep to check".into(),
+        );
+        return;
+    }
+    let s = match schema {
+        Value::Bool(true) => return,
+        Value::Bool(false) => return out.flag(at, "no value is allowed here".into()),
+        Value::Object(s) => s,
+        _ => return,
+    };
+    if let Some(target) = s
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| resolve_ref(cx.root, r))
+    {
+        check_depth(target, value, at, cx, out, depth + 1);
+    }
+    if function::is_dynamic(&value) {
+        if flag(s, "x-bindable") {
+            let mut found = Findings::default();
+            function::check_value(&value, at, &mut found);
+            out.absorb(found);
+            return;
+        }
+        if !flag(s, "x-action") && !allows_type(s, "object") {
+            return out.flag(
+                at,
+                "this prop does not take a binding or function call; write a literal value".into(),
+            );
+        }
+    }
+    if flag(s, "x-action") {
+        action::check_prop(value, at, out);
+        return;
+    }
+    if flag(s, "x-checks") {
+        check_checks(value, at, out);
+        return;
+    }
+    if let Some(expected) = s.get("type") {
+        if !type_matches(expected, value) {
+            return out.flag(
+                at,
+                [
+                    "expected ",
+                    &type_phrase(expected),
+                    ", found ",
+                    kind_name(value),
+                ]
+                .concat(),
+            );
+        }
+    }
+    if let Some(options) = s.get("enum").and_then(Value::as_array) {
+        if !options
+            .iter()
+            .any(|o| surfaces_core::json_equal(&o, &value))
+        {
+            return out.flag(at, ["must be one of ", &list_literals(options)].concat());
+        }
+    }
+    if let Some(c) = s.get("const") {
+        if !surfaces_core::json_equal(&c, &value) {
+            return out.flag(at, ["must be ", &c.to_string()].concat());
+        }
+    }
+    match value {
+        Value::Number(n) => check_number(s, n.as_f64().unwrap_or(0.0), at, out),
+        Value::String(text) => check_string(s, text, at, cx, out),
+        Value::Array(items) => check_array(s, items, at, cx, out, depth),
+        Value::Object(map) => check_object(s, map, at, cx, out, depth),
+        _ => {}
+    }
+    for (key, exactly_one) in [("anyOf", false), ("oneOf", true)] {
+        if let Some(branches) = s.get(key).and_then(Value::as_array) {
+            check_branches(branches, exactly_one, value, at, cx, out, depth);
+        }
+    }
+}
+
+fn flag(s: &Map<String, Value>, key: &str) -> bool {
+    s.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn allows_type(s: &Map<String, Value>, name: &str) -> bool {
+    match s.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == name),
+        Some(_) => false,
+    }
+}
+
+fn type_matches(expected: &Value, value: &Value) -> bool {
+    let one = |t: &str| match t {
+        "null" => value.is_null(),
+        "boolean" => value.is_boolean(),
+        "integer" => value.as_f64().is_some_and(|n| n.fract() == 0.0),
+        "number" => value.is_number(),
+        "string" => value.is_string(),
+        "array" => value.is_array(),
+        "object" => value.is_object(),
+        _ => false,
+    };
+    match expected {
+        Value::String(t) => one(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(one),
+        _ => true,
+    }
+}
+
+fn type_phrase(expected: &Value) -> String {
+    let name = |t: &str| match t {
+        "integer" => "an integer",
+        "array" => "a list",
+        "object" => "an object",
+        "boolean" => "a boolean",
+        "null" => "null",
+        "number" => "a number",
+        _ => "a string",
+    };
+    match expected {
+        Value::Array(ts) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .map(name)
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Value::String(t) => name(t).into(),
+        _ => "a value".into(),
+    }
+}
+
+pub(crate) fn kind_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn list_literals(options: &[Value]) -> String {
+    options
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
+    let bound = |k: &str| s.get(k).and_then(Value::as_f64);
+    let fails = [
+        (
+            "minimum",
+            bound("minimum").is_some_and(|m| n < m),
+            "at least ",
+        ),
+        (
+            "maximum",
+            bound("maximum").is_some_and(|m| n > m),
+            "at most ",
+        ),
+        (
+            "exclusiveMinimum",
+            bound("exclusiveMinimum").is_some_and(|m| n <= m),
+            "greater than ",
+        ),
+        (
+            "exclusiveMaximum",
+            bound("exclusiveMaximum").is_some_and(|m| n >= m),
+            "less than ",
+        ),
+    ];
+    for (key, failed, phrase) in fails {
+        if failed {
+            let limit = s.get(key).map(Value::to_string).unwrap_or_default();
+            return out.flag(at, ["must be ", phrase, &limit].concat());
+        }
+    }
+}
+
+fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Context<'_>, out: &mut Outcome) {
+    let len = text.chars().count() as u64;
+    if let Some(min) = s
+        .get("minLength")
+        .and_then(Value::as_u64)
+        .filter(|m| len < *m)
+    {
+        return out.flag(
+            at,
+            ["must be at least ", &min.to_string(), " characters"].concat(),
+        );
+    }
+    if let Some(max) = s
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .filter(|m| len > *m)
+    {
+        return out.flag(
+            at,
+            [
+                "must be at most ",
+                &max.to_string(),
+                " characters (found ",
+                &len.to_string(),
+                ")",
+            ]
+            .concat(),
+        );
+    }
+    let Some(format) = s.get("format").and_then(Value::as_str) else {
+        return;
+    };
+    if format == "safe-href" {
+        if !is_safe_href(text) {
+            out.issues.push(Issue::error(
+                "unsafe_href",
+                at.to_string(),
+                "a link must be a path starting with one /, a #fragment, or an http: or https: URL",
+            ));
+        }
+        return;
+    }
+    let (ok, wants) = match format {
+        "asset" => (is_asset(text), "an asset: a path starting with / or asset:"),
+        "icon" => (
+            cx.icons.iter().any(|i| i == text),
+            "one of the catalog's icons",
+        ),
+        "color" => (is_color(text), "a color #rgb or #rrggbb"),
+        "date" => (
+            function::parse_iso_date(text).is_some(),
+            "an ISO 8601 date such as 2024-05-01",
+        ),
+        "email" => (
+            function::is_email(text),
+            "an email address such as ada@example.com",
+        ),
+        _ => (true, ""),
+    };
+    if !ok {
+        let extra = if format == "icon" {
+            [": ", &cx.icons.join(", ")].concat()
+        } else {
+            String::new()
+        };
+        out.flag(at, ["must be ", wants, &extra].concat());
+    }
+}
+
+/// `asset:` followed by a name, or a site path starting with a single `/`.
+pub(crate) fn is_asset(text: &str) -> bool {
+    match text.strip_prefix("asset:") {
+        Some(rest) => !rest.is_empty(),
+        None => text.starts_with('/') && !text.starts_with("//") && !text.starts_with("/\\"),
+    }
+}
+
+/// `#rgb` or `#rrggbb`.
+pub(crate) fn is_color(text: &str) -> bool {
+    text.strip_prefix('#').is_some_and(|hex| {
+        (hex.len() == 3 || hex.len() == 6) && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    })
+}
+
+fn check_array(
+    s: &Map<String, Value>,
+    items: &[Value],
+    at: &mut String,
+    cx: &Context<'_>,
+    out: &mut Outcome,
+    depth: usize,
+) {
+    let n = items.len() as u64;
+    if let Some(min) = s.get("minItems").and_then(Value::as_u64).filter(|m| n < *m) {
+        return out.flag(at, ["needs at least ", &min.to_string(), " items"].concat());
+    }
+    if let Some(max) = s.get("maxItems").and_then(Value::as_u64).filter(|m| n > *m) {
+        return out.flag(
+            at,
+            [
+                "takes at most ",
+                &max.to_string(),
+                " items (found ",
+                &n.to_string(),
+                ")",
+            ]
+            .concat(),
+        );
+    }
+    if let Some(item_schema) = s.get("items") {
+        let len = at.len();
+        for (i, item) in items.iter().enumerate() {
+            pointer::push_index(at, i);
+            check_depth(item_schema, item, at, cx, out, depth + 1);
+            at.truncate(len);
+        }
+    }
+}
+
+fn check_object(
+    s: &Map<String, Value>,
+    map: &Map<String, Value>,
+    at: &mut String,
+    cx: &Context<'_>,
+    out: &mut Outcome,
+    depth: usize,
+) {
+    if let Some(required) = s.get("required").and_then(Value::as_array) {
+        for name in required.iter().filter_map(Value::as_str) {
+            if !map.contains_key(name) {
+                out.flag(at, ["missing the required prop \"", name, "\""].concat());
+            }
+        }
+    }
+    let properties = s.get("properties").and_then(Value::as_object);
+    let additional = s.get("additionalProperties");
+    let len = at.len();
+    for (key, item) in map {
+        pointer::push(at, key);
+        match properties.and_then(|p| p.get(key)) {
+            Some(prop_schema) => check_depth(prop_schema, item, at, cx, out, depth + 1),
+            None => match additional {
+                Some(Value::Bool(false)) => {
+                    let known = properties
+                        .map(|p| p.keys().cloned().collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default();
+                    out.flag(
+                        at,
+                        ["unknown prop \"", key, "\"; known props: ", &known].concat(),
+                    );
+                }
+                Some(extra @ Value::Object(_)) => check_depth(extra, item, at, cx, out, depth + 1),
+                _ => {}
+            },
+        }
+        at.truncate(len);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_branches(
+    branches: &[Value],
+    exactly_one: bool,
+    value: &Value,
+    at: &mut String,
+    cx: &Context<'_>,
+    out: &mut Outcome,
+    depth: usize,
+) {
+    let mut passing: Option<Outcome> = None;
+    let mut count = 0;
+    for branch in branches {
+        let mut trial = Outcome::default();
+        check_depth(branch, value, at, cx, &mut trial, depth + 1);
+        if trial.issues.is_empty() {
+            count += 1;
+            if passing.is_none() {
+                passing = Some(trial);
+            }
+        }
+    }
+    match passing {
+        Some(ok) if !exactly_one || count == 1 => out.bindings.extend(ok.bindings),
+        Some(_) => out.flag(
+            at,
+            "matches more than one of the allowed forms; make it match exactly one".into(),
+        ),
+        None => out.flag(at, "matches none of the allowed forms".into()),
+    }
+}
+
+fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) {
+    let Some(list) = value.as_array() else {
+        return out.flag(
+            at,
+            "expected a list of checks {\"call\", \"args\", \"message\"}".into(),
+        );
+    };
+    let mut found = Findings::default();
+    let len = at.len();
+    for (i, check) in list.iter().enumerate() {
+        pointer::push_index(at, i);
+        function::check_check(&check, at, &mut found);
+        at.truncate(len);
+    }
+    out.absorb(found);
+}

@@ -1,0 +1,723 @@
+//! Surface documents (SPEC.md section 1) and their data (section 6).
+
+use crate::catalog::{Catalog, Children};
+use crate::issue::Issue;
+use crate::schema::{self, Context, Outcome};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use surfaces_core::condition;
+use surfaces_core::fence::is_component_id;
+use surfaces_core::pointer;
+use surfaces_core::problem::Findings;
+
+/// At most this many components per surface.
+pub const MAX_COMPONENTS: usize = 200;
+/// `root` is depth 1; no component deeper than this.
+pub const MAX_DEPTH: usize = 8;
+/// `data`, serialized compactly as UTF-8, at most this many bytes.
+pub const MAX_DATA_BYTES: usize = 65_536;
+/// The keys a component may have.
+pub const COMPONENT_KEYS: [&str; 5] = ["id", "component", "props", "children", "visible"];
+
+/// Where a surface sits, which changes what it may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A page section: `$source` is allowed.
+    Page,
+    /// A fence in a markdown body: `$source` is `source_not_allowed`.
+    Markdown,
+}
+
+/// Validates a surface document against `catalog`: every problem of SPEC.md
+/// sections 1 to 6, in document order.
+pub fn validate_surface(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
+    validate_surface_in(doc, catalog, Place::Page)
+}
+
+/// [`validate_surface`] for a surface in the given place.
+pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let Some(map) = doc.as_object() else {
+        issues.push(Issue::error("invalid_surface", "", "a surface is an object {\"id\", \"kind\": \"surface\", \"catalog\", \"components\", \"data\"}"));
+        return issues;
+    };
+    if let Some(id) = map.get("id") {
+        if !id.as_str().is_some_and(is_component_id) {
+            issues.push(Issue::error(
+                "invalid_id",
+                "/id",
+                "a surface id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters",
+            ));
+        }
+    }
+    let empty = Vec::new();
+    let components = match map.get("components") {
+        None => &empty,
+        Some(Value::Array(list)) => list,
+        Some(_) => {
+            issues.push(Issue::error(
+                "invalid_surface",
+                "/components",
+                "\"components\" is a list of components",
+            ));
+            &empty
+        }
+    };
+    let empty_data = Value::Object(Map::new());
+    let data = match map.get("data") {
+        None => &empty_data,
+        Some(d @ Value::Object(_)) => d,
+        Some(_) => {
+            issues.push(Issue::error(
+                "invalid_data",
+                "/data",
+                "\"data\" is a JSON object",
+            ));
+            &empty_data
+        }
+    };
+    if components.len() > MAX_COMPONENTS {
+        issues.push(Issue::error(
+            "too_many_components",
+            "/components",
+            [
+                "a surface has at most 200 components (found ",
+                &components.len().to_string(),
+                "); split it into several surfaces",
+            ]
+            .concat(),
+        ));
+    }
+    let tree = Tree::build(components);
+    if tree.root.is_none() {
+        issues.push(Issue::error(
+            "no_root",
+            "/components",
+            "one component must have the id \"root\"; it is the top of the tree",
+        ));
+    }
+    tree.structural_issues(components, &mut issues);
+    let mut bindings = Vec::new();
+    let mut at = String::from("/components");
+    for (i, component) in components.iter().enumerate() {
+        pointer::push_index(&mut at, i);
+        let outcome = check_component(component, &mut at, catalog, Some((&tree, components, i)));
+        issues.extend(outcome.issues);
+        bindings.extend(outcome.bindings);
+        at.truncate("/components".len());
+    }
+    check_data(data, place, &mut issues);
+    for binding in bindings {
+        if !resolves(data, &binding.pointer) {
+            issues.push(Issue::warning(
+                "missing_data",
+                binding.at,
+                [
+                    "the bound path \"",
+                    &binding.pointer,
+                    "\" does not resolve in data; add it to data or fix the path",
+                ]
+                .concat(),
+            ));
+        }
+    }
+    sort_in_document_order(doc, &mut issues);
+    issues
+}
+
+/// Validates one component, at `at` in its surface, by the rules that need
+/// no other component (ids, fields, catalog entry, props, visible); bound
+/// paths are checked against `data` when given. For checking lines as they
+/// stream in; [`validate_surface`] checks the whole tree.
+pub fn validate_component(
+    component: &Value,
+    at: &str,
+    catalog: &Catalog,
+    data: Option<&Value>,
+) -> Vec<Issue> {
+    let mut here = at.to_string();
+    let outcome = check_component(component, &mut here, catalog, None);
+    let mut issues = outcome.issues;
+    if let Some(data) = data {
+        for binding in outcome.bindings {
+            if !resolves(data, &binding.pointer) {
+                issues.push(Issue::warning(
+                    "missing_data",
+                    binding.at,
+                    [
+                        "the bound path \"",
+                        &binding.pointer,
+                        "\" does not resolve in data",
+                    ]
+                    .concat(),
+                ));
+            }
+        }
+    }
+    issues
+}
+
+fn resolves(data: &Value, path: &str) -> bool {
+    if pointer::resolve(&data, path).is_some() {
+        return true;
+    }
+    // A path into a `$source` value is resolved by the server.
+    let first = pointer::parse(path)
+        .ok()
+        .and_then(|s| s.first().map(|s| s.to_string()));
+    first.is_some_and(|key| data.get(&key).is_some_and(|v| v.get("$source").is_some()))
+}
+
+/// The component tree: ids, parents, root.
+struct Tree<'a> {
+    first: HashMap<&'a str, usize>,
+    root: Option<usize>,
+    parent: Vec<Option<usize>>,
+    /// `(component, entry)` positions of children entries that repeat a child.
+    repeated: Vec<(usize, usize)>,
+}
+
+impl<'a> Tree<'a> {
+    fn build(components: &'a [Value]) -> Tree<'a> {
+        let mut first = HashMap::new();
+        for (i, c) in components.iter().enumerate() {
+            if let Some(id) = c.get("id").and_then(Value::as_str) {
+                first.entry(id).or_insert(i);
+            }
+        }
+        let root = first.get("root").copied();
+        let mut parent = vec![None; components.len()];
+        let mut repeated = Vec::new();
+        for (i, c) in components.iter().enumerate() {
+            let Some(children) = c.get("children").and_then(Value::as_array) else {
+                continue;
+            };
+            for (j, child) in children.iter().enumerate() {
+                let Some(&k) = child.as_str().and_then(|id| first.get(id)) else {
+                    continue;
+                };
+                match parent.get_mut(k) {
+                    Some(slot @ None) => *slot = Some(i),
+                    Some(Some(_)) => repeated.push((i, j)),
+                    None => {}
+                }
+            }
+        }
+        Tree {
+            first,
+            root,
+            parent,
+            repeated,
+        }
+    }
+
+    fn index(&self, id: &str) -> Option<usize> {
+        self.first.get(id).copied()
+    }
+
+    /// Depth of every component from root (1), `None` when unreachable.
+    fn depths(&self, components: &[Value]) -> Vec<Option<usize>> {
+        let mut depth = vec![None; components.len()];
+        let Some(root) = self.root else { return depth };
+        let mut queue = std::collections::VecDeque::from([(root, 1usize)]);
+        while let Some((node, d)) = queue.pop_front() {
+            if depth[node].is_some() {
+                continue;
+            }
+            depth[node] = Some(d);
+            let Some(children) = components
+                .get(node)
+                .and_then(|c| c.get("children"))
+                .and_then(Value::as_array)
+            else {
+                continue;
+            };
+            for child in children {
+                if let Some(k) = child.as_str().and_then(|id| self.index(id)) {
+                    if self.parent.get(k).copied().flatten() == Some(node) && depth[k].is_none() {
+                        queue.push_back((k, d + 1));
+                    }
+                }
+            }
+        }
+        depth
+    }
+
+    fn structural_issues(&self, components: &[Value], issues: &mut Vec<Issue>) {
+        for &(i, j) in &self.repeated {
+            let child = components[i]["children"][j].as_str().unwrap_or_default();
+            issues.push(Issue::error(
+                "multiple_parents",
+                ["/components/", &i.to_string(), "/children/", &j.to_string()].concat(),
+                ["\"", child, "\" is already the child of another component; a component has at most one parent"].concat(),
+            ));
+        }
+        // Cycles: follow first parents; a node that reaches itself is on a cycle.
+        let n = components.len();
+        let mut reported = vec![false; n];
+        for start in 0..n {
+            let mut node = start;
+            let mut steps = 0;
+            let mut on_cycle = false;
+            while let Some(p) = self.parent.get(node).copied().flatten() {
+                steps += 1;
+                if p == start {
+                    on_cycle = true;
+                    break;
+                }
+                if steps > n {
+                    break;
+                }
+                node = p;
+            }
+            if !on_cycle || reported[start] {
+                continue;
+            }
+            // Mark the whole cycle, report at the edge into its first member.
+            let mut members = vec![start];
+            let mut m = self.parent[start].unwrap_or(start);
+            while m != start {
+                members.push(m);
+                m = self.parent[m].unwrap_or(start);
+            }
+            for &m in &members {
+                reported[m] = true;
+            }
+            let first = members.iter().copied().min().unwrap_or(start);
+            let Some(p) = self.parent[first] else {
+                continue;
+            };
+            let id = components[first]
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let entry = components[p]["children"]
+                .as_array()
+                .and_then(|list| list.iter().position(|c| c.as_str() == Some(id)))
+                .unwrap_or(0);
+            issues.push(Issue::error(
+                "cycle",
+                [
+                    "/components/",
+                    &p.to_string(),
+                    "/children/",
+                    &entry.to_string(),
+                ]
+                .concat(),
+                [
+                    "\"",
+                    id,
+                    "\" reaches itself through children; the components must form a tree",
+                ]
+                .concat(),
+            ));
+        }
+        let depths = self.depths(components);
+        for (i, depth) in depths.iter().enumerate() {
+            let at = ["/components/", &i.to_string()].concat();
+            match depth {
+                None if self.root.is_some() => {
+                    let unique = components[i]
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .and_then(|id| self.index(id))
+                        == Some(i);
+                    if unique {
+                        issues.push(Issue::error("unreachable", at, "this component is not reachable from root; add its id to a parent's children"));
+                    }
+                }
+                Some(d) if *d > MAX_DEPTH => {
+                    issues.push(Issue::error("too_deep", at, "this component is deeper than 8 levels below root (root is level 1); flatten the tree"));
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn check_component(
+    component: &Value,
+    at: &mut String,
+    catalog: &Catalog,
+    tree: Option<(&Tree<'_>, &[Value], usize)>,
+) -> Outcome {
+    let mut out = Outcome::default();
+    let Some(map) = component.as_object() else {
+        out.issues.push(Issue::error("invalid_component", at.clone(), "a component is an object {\"id\", \"component\", \"props\"?, \"children\"?, \"visible\"?}"));
+        return out;
+    };
+    let len = at.len();
+    let entry = map
+        .get("component")
+        .and_then(Value::as_str)
+        .and_then(|name| catalog.entry(name));
+    match map.get("id") {
+        None => out.issues.push(Issue::error(
+            "invalid_id",
+            at.clone(),
+            "a component needs an \"id\" such as \"plans\"",
+        )),
+        Some(id) => {
+            pointer::push(at, "id");
+            match id.as_str() {
+                Some(id) if is_component_id(id) => {
+                    if let Some((t, _, here)) = tree {
+                        if t.index(id).is_some_and(|first| first != here) {
+                            out.issues.push(Issue::error("duplicate_id", at.clone(), ["the id \"", id, "\" is used by an earlier component; ids are unique per surface"].concat()));
+                        }
+                    }
+                }
+                _ => out.issues.push(Issue::error(
+                    "invalid_id",
+                    at.clone(),
+                    "an id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters",
+                )),
+            }
+            at.truncate(len);
+        }
+    }
+    if entry.is_none() {
+        let (where_, message) = match map.get("component").and_then(Value::as_str) {
+            Some(name) => {
+                let suggestion = crate::repair::nearest(name, catalog.names())
+                    .map(|n| [" (did you mean \"", n, "\"?)"].concat())
+                    .unwrap_or_default();
+                (
+                    [at.as_str(), "/component"].concat(),
+                    [
+                        "\"",
+                        name,
+                        "\" is not a component of the catalog ",
+                        catalog.name(),
+                        &suggestion,
+                    ]
+                    .concat(),
+                )
+            }
+            None => (
+                at.clone(),
+                "a component needs \"component\", the name of a catalog component".to_string(),
+            ),
+        };
+        out.issues
+            .push(Issue::flag("unknown_component", where_, message));
+    }
+    for (key, value) in map {
+        match key.as_str() {
+            "id" | "component" => {}
+            "props" => {
+                if let Some(entry) = entry {
+                    pointer::push(at, "props");
+                    schema::check(
+                        &entry.props,
+                        value,
+                        at,
+                        &Context {
+                            root: &entry.props,
+                            icons: catalog.icons(),
+                        },
+                        &mut out,
+                    );
+                    at.truncate(len);
+                } else if !value.is_object() {
+                    out.issues.push(Issue::flag(
+                        "invalid_prop",
+                        [at.as_str(), "/props"].concat(),
+                        "\"props\" is an object",
+                    ));
+                }
+            }
+            "children" => check_children(
+                value,
+                entry.map(|e| &e.children),
+                at,
+                catalog,
+                tree.map(|(t, c, _)| (t, c)),
+                &mut out,
+            ),
+            "visible" => {
+                pointer::push(at, "visible");
+                let mut found = Findings::default();
+                condition::check(&value, at, &mut found);
+                out.absorb(found);
+                at.truncate(len);
+            }
+            other => {
+                pointer::push(at, other);
+                out.issues.push(Issue::error(
+                    "unknown_field",
+                    at.clone(),
+                    [
+                        "a component has only id, component, props, children and visible; move \"",
+                        other,
+                        "\" into props or remove it",
+                    ]
+                    .concat(),
+                ));
+                at.truncate(len);
+            }
+        }
+    }
+    if let (Some(entry), None) = (entry, map.get("props")) {
+        // No props at all: the schema still decides (required props).
+        pointer::push(at, "props");
+        schema::check(
+            &entry.props,
+            &Value::Object(Map::new()),
+            at,
+            &Context {
+                root: &entry.props,
+                icons: catalog.icons(),
+            },
+            &mut out,
+        );
+        at.truncate(len);
+    }
+    out
+}
+
+fn check_children(
+    value: &Value,
+    rule: Option<&Children>,
+    at: &mut String,
+    catalog: &Catalog,
+    tree: Option<(&Tree<'_>, &[Value])>,
+    out: &mut Outcome,
+) {
+    let len = at.len();
+    pointer::push(at, "children");
+    let Some(list) = value.as_array() else {
+        out.issues.push(Issue::error(
+            "unresolved_child",
+            at.clone(),
+            "\"children\" is a list of component ids",
+        ));
+        at.truncate(len);
+        return;
+    };
+    if rule == Some(&Children::None) && !list.is_empty() {
+        out.issues.push(Issue::flag(
+            "children_not_allowed",
+            at.clone(),
+            "this component takes no children",
+        ));
+    }
+    let here = at.len();
+    for (j, child) in list.iter().enumerate() {
+        pointer::push_index(at, j);
+        match (child.as_str(), tree) {
+            (None, _) => out.issues.push(Issue::error(
+                "unresolved_child",
+                at.clone(),
+                "a children entry is a component id string",
+            )),
+            (Some(id), Some((t, components))) => match t.index(id) {
+                None => out.issues.push(Issue::error(
+                    "unresolved_child",
+                    at.clone(),
+                    [
+                        "no component has the id \"",
+                        id,
+                        "\"; define it or remove it from children",
+                    ]
+                    .concat(),
+                )),
+                Some(k) => {
+                    if let Some(Children::Only(allowed)) = rule {
+                        let kind = components
+                            .get(k)
+                            .and_then(|c| c.get("component"))
+                            .and_then(Value::as_str);
+                        if let Some(kind) = kind.filter(|k| {
+                            catalog.entry(k).is_some() && !allowed.iter().any(|a| a == k)
+                        }) {
+                            out.issues.push(Issue::flag(
+                                "children_not_allowed",
+                                at.clone(),
+                                [
+                                    "a ",
+                                    kind,
+                                    " may not be a child here; allowed: ",
+                                    &allowed.join(", "),
+                                ]
+                                .concat(),
+                            ));
+                        }
+                    }
+                }
+            },
+            (Some(_), None) => {}
+        }
+        at.truncate(here);
+    }
+    at.truncate(len);
+}
+
+/// Checks `data`: size and `$source` values.
+fn check_data(data: &Value, place: Place, issues: &mut Vec<Issue>) {
+    if serialized_len_exceeds(data, MAX_DATA_BYTES) {
+        issues.push(Issue::error(
+            "data_too_large",
+            "/data",
+            "data, serialized, is larger than 65,536 bytes; keep only what the surface shows",
+        ));
+    }
+    let Some(map) = data.as_object() else { return };
+    for (key, value) in map {
+        let Some(source) = value.get("$source") else {
+            continue;
+        };
+        let mut at = String::from("/data");
+        pointer::push(&mut at, key);
+        if place == Place::Markdown {
+            issues.push(Issue::error("source_not_allowed", at, "$source is allowed in page surfaces only, not in markdown fences; write the data inline"));
+            continue;
+        }
+        check_source(value, source, &mut at, issues);
+    }
+}
+
+fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec<Issue>) {
+    let len = at.len();
+    if source.as_str() != Some("entries") {
+        issues.push(Issue::error(
+            "unknown_source",
+            [at.as_str(), "/$source"].concat(),
+            "the only source is \"entries\"",
+        ));
+    }
+    let invalid = |issues: &mut Vec<Issue>, at: &str, m: &str| {
+        issues.push(Issue::error("invalid_query", at, m))
+    };
+    for key in value
+        .as_object()
+        .map(|m| m.keys().cloned().collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if key != "$source" && key != "query" {
+            pointer::push(at, &key);
+            invalid(
+                issues,
+                at,
+                "a $source value has only \"$source\" and \"query\"",
+            );
+            at.truncate(len);
+        }
+    }
+    let Some(query) = value.get("query").and_then(Value::as_object) else {
+        let where_ = if value.get("query").is_some() {
+            [at.as_str(), "/query"].concat()
+        } else {
+            at.clone()
+        };
+        invalid(
+            issues,
+            &where_,
+            "a $source needs \"query\": {\"collection\", \"filter\"?, \"sort\"?, \"limit\"?}",
+        );
+        return;
+    };
+    at.push_str("/query");
+    if !query
+        .get("collection")
+        .and_then(Value::as_str)
+        .is_some_and(|c| !c.is_empty())
+    {
+        invalid(
+            issues,
+            at,
+            "the query needs \"collection\", a collection name",
+        );
+    }
+    for (key, v) in query {
+        let here = at.len();
+        pointer::push(at, key);
+        let message = match key.as_str() {
+            "collection" => None,
+            "filter" => (!v.is_object()).then_some("\"filter\" is an object"),
+            "sort" => {
+                let ok = v
+                    .as_str()
+                    .is_some_and(|s| !s.strip_prefix('-').unwrap_or(s).is_empty());
+                (!ok).then_some("\"sort\" is a field name, or - and a field name for descending")
+            }
+            "limit" => {
+                let ok = v
+                    .as_f64()
+                    .is_some_and(|n| n.fract() == 0.0 && (1.0..=50.0).contains(&n));
+                (!ok).then_some("\"limit\" is a whole number from 1 to 50")
+            }
+            _ => Some("a query has only collection, filter, sort and limit"),
+        };
+        if let Some(m) = message {
+            invalid(issues, at, m);
+        }
+        at.truncate(here);
+    }
+    at.truncate(len);
+}
+
+/// Whether `value`, serialized compactly, is longer than `limit` bytes;
+/// stops writing as soon as it is.
+pub(crate) fn serialized_len_exceeds(value: &Value, limit: usize) -> bool {
+    struct Counter {
+        n: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.n += buf.len();
+            if self.n > self.limit {
+                return Err(std::io::Error::other("limit"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter { n: 0, limit };
+    serde_json::to_writer(&mut counter, value).is_err()
+}
+
+/// Sorts issues by where their path points in `doc` (document order),
+/// stably, so issues at one place keep the order they were found in.
+pub(crate) fn sort_in_document_order(doc: &Value, issues: &mut [Issue]) {
+    if issues.len() < 2 {
+        return;
+    }
+    let mut keyed: Vec<(Vec<usize>, Issue)> = issues
+        .iter()
+        .map(|i| (position(doc, &i.path), i.clone()))
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    for (slot, (_, issue)) in issues.iter_mut().zip(keyed) {
+        *slot = issue;
+    }
+}
+
+/// The position of `path` in `doc`: per segment, the array index or the
+/// key's place in its object (past the end when absent).
+fn position(doc: &Value, path: &str) -> Vec<usize> {
+    let mut key = Vec::new();
+    let Ok(segments) = pointer::parse(path) else {
+        return vec![usize::MAX];
+    };
+    let mut at = Some(doc);
+    for seg in &segments {
+        let (place, next) = match at {
+            Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_ref()) {
+                Some(p) => (p, map.get(seg.as_ref())),
+                None => (usize::MAX, None),
+            },
+            Some(Value::Array(items)) => match pointer::array_index(seg) {
+                Some(i) => (i, items.get(i)),
+                None => (usize::MAX, None),
+            },
+            _ => (usize::MAX, None),
+        };
+        key.push(place);
+        at = next;
+    }
+    key
+}
