@@ -50,6 +50,8 @@
 pub mod action;
 pub mod catalog;
 pub mod issue;
+pub mod patch;
+pub mod pipeline;
 pub mod repair;
 mod schema;
 pub mod surface;

@@ -1,0 +1,53 @@
+//! The json-patch-tests conformance suite, read from shared/conformance.
+
+use serde_json::Value;
+use validator_wasm::patch::apply_patch;
+
+fn run(file: &str) -> usize {
+    let path = [
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/conformance/json-patch-tests/",
+        file,
+    ]
+    .concat();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases: Vec<Value> = serde_json::from_str(&text).expect("suite is JSON");
+    let mut ran = 0;
+    for case in &cases {
+        if case.get("disabled").and_then(Value::as_bool) == Some(true) {
+            continue;
+        }
+        ran += 1;
+        let comment = case
+            .get("comment")
+            .and_then(Value::as_str)
+            .unwrap_or("(no comment)");
+        let doc = &case["doc"];
+        let result = apply_patch(doc, &case["patch"]);
+        if let Some(expected) = case.get("expected") {
+            assert_eq!(
+                result.as_ref().ok(),
+                Some(expected),
+                "{file}: {comment}: {result:?}"
+            );
+        } else if case.get("error").is_some() {
+            assert!(
+                result.is_err(),
+                "{file}: {comment}: expected an error, got {result:?}"
+            );
+        } else {
+            assert!(result.is_ok(), "{file}: {comment}: {result:?}");
+        }
+    }
+    ran
+}
+
+#[test]
+fn every_enabled_case_of_tests_json() {
+    assert_eq!(run("tests.json"), 92);
+}
+
+#[test]
+fn every_enabled_case_of_spec_tests_json() {
+    assert_eq!(run("spec_tests.json"), 16);
+}
