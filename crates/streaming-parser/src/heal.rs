@@ -1,0 +1,709 @@
+//! Healing of an open prose block, one character at a time.
+//!
+//! [`Inline`] reads a prose block forward and keeps only what is still open:
+//! a stack of emphasis and bracket openers, and the mode it is in (code span,
+//! `$$` math, link URL, HTML tag). It never looks back, so feeding a chunk
+//! costs the chunk; [`Inline::heal`] then costs the depth of the stack.
+//!
+//! The healed view is `text[..cut] + suffix`: the suffix closes what is open,
+//! the cut hides a trailing construct that cannot be closed honestly (an
+//! incomplete image or HTML tag, a delimiter run that closes nothing, white
+//! space before an added closer). Nothing else of the text changes.
+//!
+//! Rules, after CommonMark's flanking rules: a run of `*` or `_` opens when it
+//! is left-flanking (for `_`, not between two alphanumerics); a single `*`
+//! between two alphanumerics (`2*3`, Korean words) never opens, nor does any
+//! intraword run next to an ASCII letter or digit (`2**3`); `~~` strikes;
+//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The target given to a link whose URL has not arrived yet.
+pub const INCOMPLETE_LINK: &str = "streamdown:incomplete-link";
+
+/// How many openers are tracked; deeper ones are left as text.
+const MAX_OPEN: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// An emphasis opener: `ch` repeated `len` times, not yet closed.
+    Emph { ch: char, len: usize },
+    /// `[` of a link.
+    Link,
+    /// `![` of an image, starting at `start`.
+    Image { start: usize, solid: usize },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Text,
+    /// Inside a code span opened by `ticks` backticks.
+    Code {
+        ticks: usize,
+    },
+    /// Inside `$$` math; `block` when the opener began a line.
+    Math {
+        block: bool,
+    },
+    /// Inside the `(...)` of a link or image.
+    Url {
+        depth: usize,
+        image: Option<(usize, usize)>,
+    },
+    /// Inside an HTML tag that began at `start`.
+    Tag {
+        start: usize,
+        solid: usize,
+        quote: Option<char>,
+    },
+}
+
+/// A run of one delimiter character whose end is not known yet.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    ch: char,
+    len: usize,
+    start: usize,
+    /// The character before the run.
+    before: char,
+    /// Whether the run began its line (after indentation).
+    line_start: bool,
+    /// End of the last non-white character before the run.
+    solid: usize,
+}
+
+/// The incremental healing state of one prose block.
+#[derive(Debug, Clone)]
+pub struct Inline {
+    /// Bytes read so far.
+    pos: usize,
+    prev: char,
+    escaped: bool,
+    stack: Vec<(Open, usize)>,
+    mode: Mode,
+    run: Option<Run>,
+    /// `]` just closed a bracket; the next character says if a URL follows.
+    after_bracket: Option<Open>,
+    /// `<` was just read at this offset (with the solid end before it).
+    lt: Option<(usize, usize)>,
+    /// End of the last non-white character read.
+    solid: usize,
+    /// The current line holds only white space so far.
+    line_blank: bool,
+    /// The current line holds only white space and one kind of `=`/`-`.
+    setext: Option<char>,
+    /// The line before the current one was not blank.
+    prev_line_text: bool,
+    /// `solid` as it was before the last character.
+    solid_before: usize,
+}
+
+impl Default for Inline {
+    fn default() -> Self {
+        Inline {
+            pos: 0,
+            prev: '\n',
+            escaped: false,
+            stack: Vec::new(),
+            mode: Mode::Text,
+            run: None,
+            after_bracket: None,
+            lt: None,
+            solid: 0,
+            line_blank: true,
+            setext: None,
+            prev_line_text: false,
+            solid_before: 0,
+        }
+    }
+}
+
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
+}
+
+fn is_white(c: char) -> bool {
+    c.is_whitespace()
+}
+
+fn left_flanking(before: char, after: char) -> bool {
+    !is_white(after) && (!is_punct(after) || is_white(before) || is_punct(before))
+}
+
+fn right_flanking(before: char, after: char) -> bool {
+    !is_white(before) && (!is_punct(before) || is_white(after) || is_punct(after))
+}
+
+impl Inline {
+    /// Reads `text`, the next part of the block.
+    pub fn feed(&mut self, text: &str) {
+        for c in text.chars() {
+            self.step(c);
+        }
+    }
+
+    /// A blank line: nothing inline survives a paragraph break.
+    fn paragraph_break(&mut self) {
+        let pos = self.pos;
+        *self = Inline {
+            pos,
+            solid: pos,
+            solid_before: pos,
+            ..Inline::default()
+        };
+    }
+
+    fn step(&mut self, c: char) {
+        if let Some(run) = self.run {
+            if run.ch != c || self.escaped {
+                self.run = None;
+                self.resolve(run, c);
+            }
+        }
+        if let Some(open) = self.after_bracket.take() {
+            if c == '(' && !self.escaped && self.mode == Mode::Text {
+                let image = match open {
+                    Open::Image { start, solid } => Some((start, solid)),
+                    _ => None,
+                };
+                self.mode = Mode::Url { depth: 0, image };
+                self.advance(c);
+                return;
+            }
+        }
+        if let Some((start, solid)) = self.lt.take() {
+            if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
+                self.mode = Mode::Tag {
+                    start,
+                    solid,
+                    quote: None,
+                };
+            }
+        }
+        if c == '\n' {
+            self.newline();
+            self.advance(c);
+            return;
+        }
+        match self.mode {
+            Mode::Text => self.text_char(c),
+            Mode::Code { .. } => {
+                if c == '`' {
+                    self.extend_run(c);
+                }
+            }
+            Mode::Math { .. } => {
+                if c == '$' {
+                    self.extend_run(c);
+                }
+            }
+            Mode::Url { depth, image } => {
+                if self.escaped {
+                    self.escaped = false;
+                } else if c == '\\' {
+                    self.escaped = true;
+                } else if c == '(' {
+                    self.mode = Mode::Url {
+                        depth: depth + 1,
+                        image,
+                    };
+                } else if c == ')' {
+                    self.mode = match depth.checked_sub(1) {
+                        Some(depth) => Mode::Url { depth, image },
+                        None => Mode::Text,
+                    };
+                }
+            }
+            Mode::Tag {
+                start,
+                solid,
+                quote,
+            } => {
+                let quote = match quote {
+                    Some(q) if q == c => None,
+                    Some(q) => Some(q),
+                    None if c == '"' || c == '\'' => Some(c),
+                    None if c == '>' => {
+                        self.mode = Mode::Text;
+                        self.advance(c);
+                        return;
+                    }
+                    None => None,
+                };
+                self.mode = Mode::Tag {
+                    start,
+                    solid,
+                    quote,
+                };
+            }
+        }
+        self.advance(c);
+    }
+
+    fn advance(&mut self, c: char) {
+        self.solid_before = self.solid;
+        if c != '\n' {
+            if !is_white(c) {
+                self.solid = self.pos + c.len_utf8();
+                if self.line_blank {
+                    self.setext = if c == '=' || c == '-' { Some(c) } else { None };
+                } else if self.setext != Some(c) {
+                    self.setext = None;
+                }
+                self.line_blank = false;
+            } else if !self.line_blank && self.setext.is_some() && c != ' ' && c != '\t' {
+                self.setext = None;
+            }
+        }
+        self.pos += c.len_utf8();
+        self.prev = c;
+    }
+
+    fn newline(&mut self) {
+        if self.line_blank {
+            self.paragraph_break();
+            self.prev_line_text = false;
+        } else {
+            self.prev_line_text = true;
+        }
+        self.escaped = false;
+        self.line_blank = true;
+        self.setext = None;
+    }
+
+    fn text_char(&mut self, c: char) {
+        if self.escaped {
+            self.escaped = false;
+            return;
+        }
+        match c {
+            '\\' => self.escaped = true,
+            '*' | '_' | '~' | '`' | '$' => self.extend_run(c),
+            '[' => {
+                let open = if self.prev == '!' && self.pos > 0 {
+                    Open::Image {
+                        start: self.pos - 1,
+                        solid: self.solid_before,
+                    }
+                } else {
+                    Open::Link
+                };
+                self.push(open);
+            }
+            ']' => self.close_bracket(),
+            '<' => self.lt = Some((self.pos, self.solid)),
+            _ => {}
+        }
+    }
+
+    fn extend_run(&mut self, c: char) {
+        match &mut self.run {
+            Some(run) if run.ch == c => run.len += 1,
+            _ => {
+                self.run = Some(Run {
+                    ch: c,
+                    len: 1,
+                    start: self.pos,
+                    before: self.prev,
+                    line_start: self.line_blank,
+                    solid: self.solid,
+                })
+            }
+        }
+    }
+
+    fn push(&mut self, open: Open) {
+        if self.stack.len() < MAX_OPEN {
+            self.stack.push((open, self.pos));
+        }
+    }
+
+    fn close_bracket(&mut self) {
+        let found = self
+            .stack
+            .iter()
+            .rposition(|(o, _)| matches!(o, Open::Link | Open::Image { .. }));
+        if let Some(i) = found {
+            let open = self.stack[i].0;
+            self.stack.truncate(i);
+            self.after_bracket = Some(open);
+        }
+    }
+
+    /// Settles a run once the character after it (`next`) is known.
+    fn resolve(&mut self, run: Run, next: char) {
+        match (self.mode, run.ch) {
+            (Mode::Code { ticks }, '`') if run.len == ticks => self.mode = Mode::Text,
+            (Mode::Text, '`') => self.mode = Mode::Code { ticks: run.len },
+            (Mode::Math { .. }, '$') if run.len == 2 => self.mode = Mode::Text,
+            (Mode::Text, '$') if run.len == 2 => {
+                self.mode = Mode::Math {
+                    block: run.line_start,
+                }
+            }
+            (Mode::Text, '*' | '_' | '~') => self.delimiter(run, next),
+            _ => {}
+        }
+    }
+
+    fn delimiter(&mut self, run: Run, next: char) {
+        let (can_open, can_close) = flanking(run, next);
+        let mut left = run.len;
+        if can_close {
+            left = close_on(&mut self.stack, run.ch, run.len);
+        }
+        if left > 0 && can_open && (run.ch != '~' || left == 2) {
+            self.push(Open::Emph {
+                ch: run.ch,
+                len: left,
+            });
+        }
+    }
+
+    /// The healed view of the text read so far: keep `text[..cut]`, then
+    /// append `suffix`.
+    pub fn heal(&self) -> (usize, String) {
+        let mut stack = self.stack.clone();
+        let mut cut = self.pos;
+        let mut solid = self.solid;
+        let mut suffix = String::new();
+        // The lowest image still open hides everything from its `!` on.
+        if let Some(i) = stack
+            .iter()
+            .position(|(o, _)| matches!(o, Open::Image { .. }))
+        {
+            if let (Open::Image { start, solid: s }, _) = stack[i] {
+                cut = start;
+                solid = s;
+            }
+            stack.truncate(i);
+            return finish(stack, cut, solid, suffix, true);
+        }
+        let mut trim = true;
+        match self.mode {
+            Mode::Code { ticks } => {
+                let pending = self.run.map_or(0, |r| r.len);
+                if pending == ticks {
+                    // The closing run is complete; only a following
+                    // backtick could still extend it.
+                } else if pending < ticks {
+                    push_n(&mut suffix, '`', ticks - pending);
+                } else {
+                    suffix.push(' ');
+                    push_n(&mut suffix, '`', ticks);
+                }
+                trim = false;
+            }
+            Mode::Math { block } => {
+                let pending = self.run.map_or(0, |r| r.len);
+                if pending != 2 {
+                    if pending == 1 {
+                        suffix.push('$');
+                    } else {
+                        if block && self.prev != '\n' {
+                            suffix.push('\n');
+                        }
+                        suffix.push_str("$$");
+                    }
+                }
+                trim = false;
+            }
+            Mode::Url { image, .. } => match image {
+                Some((start, s)) => {
+                    cut = start;
+                    solid = s;
+                }
+                None => {
+                    suffix.push(')');
+                    trim = false;
+                }
+            },
+            Mode::Tag {
+                start, solid: s, ..
+            } => {
+                cut = start;
+                solid = s;
+            }
+            Mode::Text => {
+                if let Some(open) = self.after_bracket {
+                    match open {
+                        Open::Image { start, solid: s } => {
+                            cut = start;
+                            solid = s;
+                        }
+                        _ => {
+                            suffix.push('(');
+                            suffix.push_str(INCOMPLETE_LINK);
+                            suffix.push(')');
+                            trim = false;
+                        }
+                    }
+                } else if let Some(run) = self.run {
+                    let mut closes = false;
+                    if matches!(run.ch, '*' | '_' | '~') {
+                        let (_, can_close) = flanking(run, ' ');
+                        if can_close {
+                            let left = close_on(&mut stack, run.ch, run.len);
+                            closes = left < run.len;
+                            if closes && left > 0 {
+                                // A longer run than needed: the rest is text
+                                // that nothing closes, hide it with the run.
+                                closes = false;
+                                stack = self.stack.clone();
+                            }
+                        }
+                    }
+                    if closes {
+                        trim = false;
+                    } else {
+                        cut = run.start;
+                        solid = run.solid;
+                    }
+                } else if self.setext.is_some() && self.prev_line_text && self.stack.is_empty() {
+                    // `Text\n--` would turn the line above into a heading
+                    // until the list item or rule it starts is written.
+                    suffix.push('\u{200B}');
+                    trim = false;
+                }
+            }
+        }
+        finish(stack, cut, solid, suffix, trim)
+    }
+}
+
+fn finish(
+    stack: Vec<(Open, usize)>,
+    mut cut: usize,
+    solid: usize,
+    mut suffix: String,
+    trim: bool,
+) -> (usize, String) {
+    if stack.is_empty() {
+        return (cut, suffix);
+    }
+    if trim && suffix.is_empty() {
+        // A closer after white space would not be right-flanking.
+        cut = cut.min(solid.max(stack_floor(&stack)));
+    }
+    for (open, _) in stack.iter().rev() {
+        match open {
+            Open::Emph { ch, len } => push_n(&mut suffix, *ch, *len),
+            Open::Link => {
+                suffix.push_str("](");
+                suffix.push_str(INCOMPLETE_LINK);
+                suffix.push(')');
+            }
+            Open::Image { .. } => {}
+        }
+    }
+    (cut, suffix)
+}
+
+/// The end of the highest opener: trimming never goes below it.
+fn stack_floor(stack: &[(Open, usize)]) -> usize {
+    stack.last().map_or(0, |(_, pos)| *pos)
+}
+
+fn push_n(out: &mut String, c: char, n: usize) {
+    for _ in 0..n {
+        out.push(c);
+    }
+}
+
+/// `(can_open, can_close)` of a run followed by `next`.
+fn flanking(run: Run, next: char) -> (bool, bool) {
+    let left = left_flanking(run.before, next);
+    let right = right_flanking(run.before, next);
+    match run.ch {
+        '_' => (
+            left && (!right || is_punct(run.before)),
+            right && (!left || is_punct(next)),
+        ),
+        '*' => {
+            let intraword = left && right && !is_punct(run.before) && !is_punct(next);
+            let ascii_neighbour =
+                run.before.is_ascii_alphanumeric() || next.is_ascii_alphanumeric();
+            let opens = left && !(intraword && (run.len == 1 || ascii_neighbour));
+            (opens, right)
+        }
+        _ => (left, right && run.len == 2),
+    }
+}
+
+/// Closes openers of `ch` with a run of `len`; returns what is left of it.
+fn close_on(stack: &mut Vec<(Open, usize)>, ch: char, mut len: usize) -> usize {
+    while len > 0 {
+        let mut found = None;
+        for (i, (open, _)) in stack.iter().enumerate().rev() {
+            match open {
+                Open::Emph { ch: c, .. } if *c == ch => {
+                    found = Some(i);
+                    break;
+                }
+                Open::Link | Open::Image { .. } => break,
+                _ => {}
+            }
+        }
+        let Some(i) = found else { break };
+        stack.truncate(i + 1);
+        let Some((Open::Emph { len: open_len, .. }, _)) = stack.last_mut() else {
+            break;
+        };
+        if ch == '~' {
+            if len != *open_len {
+                break;
+            }
+            stack.pop();
+            len = 0;
+        } else if len >= *open_len {
+            len -= *open_len;
+            stack.pop();
+        } else {
+            *open_len -= len;
+            len = 0;
+        }
+    }
+    len
+}
+
+/// Heals one prose text on its own (the whole text is one block).
+#[cfg(test)]
+fn heal_prose(text: &str) -> String {
+    let mut inline = Inline::default();
+    inline.feed(text);
+    let (cut, suffix) = inline.heal();
+    let mut out = String::from(text.get(..cut).unwrap_or(text));
+    out.push_str(&suffix);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::heal_prose as h;
+
+    #[test]
+    fn closes_emphasis() {
+        assert_eq!(h("Hello **wor"), "Hello **wor**");
+        assert_eq!(h("Hello *wor"), "Hello *wor*");
+        assert_eq!(h("Hello _wor"), "Hello _wor_");
+        assert_eq!(h("Hello ***wor"), "Hello ***wor***");
+        assert_eq!(h("Hello ~~wor"), "Hello ~~wor~~");
+        assert_eq!(h("**a *b"), "**a *b***");
+        assert_eq!(h("**bold*"), "**bold**");
+        assert_eq!(h("***x**"), "***x***");
+    }
+
+    #[test]
+    fn complete_text_is_untouched() {
+        for t in [
+            "**a** b",
+            "*a* _b_ ~~c~~",
+            "`x` and $$y$$",
+            "[a](b) ![c](d)",
+            "<b>x</b>",
+        ] {
+            assert_eq!(h(t), t);
+        }
+    }
+
+    #[test]
+    fn trailing_white_space_before_a_closer_is_hidden() {
+        assert_eq!(h("**bold "), "**bold**");
+        assert_eq!(h("**bold *"), "**bold**");
+    }
+
+    #[test]
+    fn intraword_markers_are_not_emphasis() {
+        assert_eq!(h("snake_case"), "snake_case");
+        assert_eq!(h("hello_world"), "hello_world");
+        assert_eq!(h("snake_"), "snake");
+        assert_eq!(h("5 * 0"), "5 * 0");
+        assert_eq!(h("2*3"), "2*3");
+        assert_eq!(h("2**3"), "2**3");
+        assert_eq!(h("한국어*텍스트"), "한국어*텍스트");
+        assert_eq!(h("이것은**중요"), "이것은**중요**");
+    }
+
+    #[test]
+    fn list_markers_and_rules_are_not_emphasis() {
+        assert_eq!(h("* item\n* two"), "* item\n* two");
+        assert_eq!(h("- a\n\n***\n"), "- a\n\n***\n");
+        assert_eq!(h("* "), "* ");
+    }
+
+    #[test]
+    fn code_spans() {
+        assert_eq!(h("use `foo"), "use `foo`");
+        assert_eq!(h("use ``a`b"), "use ``a`b``");
+        assert_eq!(h("use `**x"), "use `**x`");
+        assert_eq!(h("**b `c"), "**b `c`**");
+        assert_eq!(h("use `"), "use ");
+    }
+
+    #[test]
+    fn math() {
+        assert_eq!(h("**$750**"), "**$750**");
+        assert_eq!(h("cost $5 and *x"), "cost $5 and *x*");
+        assert_eq!(h("$$x^2"), "$$x^2\n$$");
+        assert_eq!(h("so $$x^2"), "so $$x^2$$");
+        assert_eq!(h("$$\nx^2\n"), "$$\nx^2\n$$");
+        assert_eq!(h("$$\nx^2\n$"), "$$\nx^2\n$$");
+        assert_eq!(h("$$ a * b"), "$$ a * b\n$$");
+    }
+
+    #[test]
+    fn links_and_images() {
+        assert_eq!(h("see [docs"), "see [docs](streamdown:incomplete-link)");
+        assert_eq!(h("see [docs]"), "see [docs](streamdown:incomplete-link)");
+        assert_eq!(h("see [docs](https://ex"), "see [docs](https://ex)");
+        assert_eq!(
+            h("see [**docs"),
+            "see [**docs**](streamdown:incomplete-link)"
+        );
+        assert_eq!(h("an ![cat](http://x"), "an ");
+        assert_eq!(h("an ![ca"), "an ");
+        assert_eq!(h("**a ![ca"), "**a**");
+        assert_eq!(h("[x] done"), "[x] done");
+        assert_eq!(h("[a](b_c_"), "[a](b_c_)");
+    }
+
+    #[test]
+    fn html_tags() {
+        assert_eq!(h("text <div cla"), "text ");
+        assert_eq!(h("text <a href=\"x>y"), "text ");
+        assert_eq!(h("a < b"), "a < b");
+        assert_eq!(h("**a <sp"), "**a**");
+        assert_eq!(h("<b>x</b> y"), "<b>x</b> y");
+    }
+
+    #[test]
+    fn setext_underline_is_defused() {
+        assert_eq!(h("Title\n-"), "Title\n-\u{200B}");
+        assert_eq!(h("Title\n=="), "Title\n==\u{200B}");
+        assert_eq!(h("-"), "-");
+        assert_eq!(h("Title\n- a"), "Title\n- a");
+    }
+
+    #[test]
+    fn escapes() {
+        assert_eq!(h("\\*not"), "\\*not");
+        assert_eq!(h("a \\[b"), "a \\[b");
+    }
+
+    #[test]
+    fn paragraph_break_resets() {
+        assert_eq!(h("**a\n\nb"), "**a\n\nb");
+        assert_eq!(h("`a\n\n*b"), "`a\n\n*b*");
+    }
+
+    #[test]
+    fn healing_is_idempotent_on_examples() {
+        for t in [
+            "**a", "[x](y", "`c", "$$m", "a ![b", "x\n-", "**a <b", "~~s",
+        ] {
+            let once = h(t);
+            assert_eq!(h(&once), once, "{t}");
+        }
+    }
+}

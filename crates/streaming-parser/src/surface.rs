@@ -1,0 +1,405 @@
+//! The body of a ```` ```surface ```` fence, one line at a time.
+//!
+//! Each complete line is one JSON value: a component, or `{"data": {...}}`
+//! merged into the data (RFC 7396). Components wait until `root` exists, then
+//! are committed in arrival order. A line that does not parse, or that the
+//! line check refuses, is kept out and reported with its code and line number.
+//! The unfinished last line is shown as a ghost (see [`ghost`]).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{json, Map, Value};
+use surfaces_core::fence::is_component_id;
+
+use crate::partial::{is_display_key, top_members};
+
+/// A line longer than this (in bytes) is refused unread (`line_too_long`).
+pub const LINE_LIMIT: usize = 256 * 1024;
+/// An unfinished line longer than this shows no ghost (`ghost_too_large`).
+pub const GHOST_LIMIT: usize = 8 * 1024;
+/// At most this many components per surface (SPEC.md section 1).
+pub const MAX_COMPONENTS: usize = 200;
+/// `data`, serialized compactly, at most this many bytes (SPEC.md section 1).
+pub const MAX_DATA_BYTES: usize = 65_536;
+
+/// A line kept out of the surface.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// Line number, counted from 1 over the whole input.
+    pub line: usize,
+    /// The issue code.
+    pub code: &'static str,
+    /// A sentence a model can act on.
+    pub message: String,
+}
+
+impl Refusal {
+    /// As `{"line", "code", "message"}`.
+    pub fn to_json(&self) -> Value {
+        json!({"line": self.line, "code": self.code, "message": self.message})
+    }
+}
+
+/// The state of one surface fence's body.
+#[derive(Debug, Clone, Default)]
+pub struct Surface {
+    /// Committed components, in arrival order.
+    pub components: Vec<Value>,
+    /// Components waiting for `root`.
+    pub held: Vec<Value>,
+    /// The data, after every merge so far.
+    pub data: Map<String, Value>,
+    /// Refused lines.
+    pub refused: Vec<Refusal>,
+    /// Counts data merges, so a reader can tell when data changed.
+    pub data_revision: usize,
+    ids: Vec<String>,
+}
+
+impl Surface {
+    /// Reads one complete body line (without its line ending).
+    pub fn commit_line(&mut self, line_no: usize, line: &str) {
+        let line = line.trim();
+        if line.is_empty() {
+            return;
+        }
+        if let Err(refusal) = self.take(line) {
+            self.refused.push(Refusal {
+                line: line_no,
+                code: refusal.0,
+                message: refusal.1,
+            });
+        }
+    }
+
+    fn take(&mut self, line: &str) -> Result<(), (&'static str, String)> {
+        if line.len() > LINE_LIMIT {
+            return Err((
+                "line_too_long",
+                alloc::format!(
+                    "a surface line may hold at most {LINE_LIMIT} bytes; split large data into several {{\"data\":...}} lines"
+                ),
+            ));
+        }
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            (
+                "invalid_line",
+                alloc::format!("this line is not valid JSON ({e}); write one JSON object per line"),
+            )
+        })?;
+        let Value::Object(object) = value else {
+            return Err((
+                "invalid_line",
+                "each line must be a JSON object: a component or {\"data\":{...}}".to_string(),
+            ));
+        };
+        if !object.contains_key("id") && object.contains_key("data") {
+            return self.merge_data(object);
+        }
+        self.check_component(&object)?;
+        let Some(Value::String(id)) = object.get("id") else {
+            return Err((
+                "invalid_id",
+                "a component needs an \"id\" string".to_string(),
+            ));
+        };
+        self.ids.push(id.clone());
+        let is_root = id == "root";
+        let component = Value::Object(object);
+        if is_root {
+            self.components.push(component);
+            self.components.append(&mut self.held);
+        } else if self.has_root() {
+            self.components.push(component);
+        } else {
+            self.held.push(component);
+        }
+        Ok(())
+    }
+
+    fn has_root(&self) -> bool {
+        self.ids.iter().any(|id| id == "root")
+    }
+
+    /// The line check: the one place component validation plugs in.
+    fn check_component(&self, object: &Map<String, Value>) -> Result<(), (&'static str, String)> {
+        for key in object.keys() {
+            if !matches!(
+                key.as_str(),
+                "id" | "component" | "props" | "children" | "visible"
+            ) {
+                return Err((
+                    "unknown_field",
+                    alloc::format!(
+                        "a component has only id, component, props, children and visible; move \"{key}\" into props or drop it"
+                    ),
+                ));
+            }
+        }
+        let id = match object.get("id") {
+            Some(Value::String(id)) if is_component_id(id) => id,
+            _ => {
+                return Err((
+                    "invalid_id",
+                    "a component id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters"
+                        .to_string(),
+                ))
+            }
+        };
+        if self.ids.iter().any(|seen| seen == id) {
+            return Err((
+                "duplicate_id",
+                alloc::format!("the id \"{id}\" is already used in this surface; choose another"),
+            ));
+        }
+        if !matches!(object.get("component"), Some(Value::String(_))) {
+            return Err((
+                "invalid_line",
+                "a component needs a \"component\" name string such as \"Heading\"".to_string(),
+            ));
+        }
+        if self.ids.len() >= MAX_COMPONENTS {
+            return Err((
+                "too_many_components",
+                alloc::format!("a surface holds at most {MAX_COMPONENTS} components"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn merge_data(&mut self, object: Map<String, Value>) -> Result<(), (&'static str, String)> {
+        let Some(patch) = object.get("data").filter(|_| object.len() == 1) else {
+            return Err((
+                "invalid_line",
+                "a data line is exactly {\"data\":{...}}".to_string(),
+            ));
+        };
+        let Value::Object(patch) = patch else {
+            return Err((
+                "invalid_line",
+                "\"data\" must be a JSON object to merge into the surface's data".to_string(),
+            ));
+        };
+        let mut data = Value::Object(self.data.clone());
+        merge_patch(&mut data, &Value::Object(patch.clone()));
+        let size = serde_json::to_vec(&data).map_or(usize::MAX, |v| v.len());
+        if size > MAX_DATA_BYTES {
+            return Err((
+                "data_too_large",
+                alloc::format!(
+                    "the surface's data would exceed {MAX_DATA_BYTES} bytes; keep data small"
+                ),
+            ));
+        }
+        if let Value::Object(data) = data {
+            self.data = data;
+        }
+        self.data_revision += 1;
+        Ok(())
+    }
+}
+
+/// RFC 7396 JSON Merge Patch.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    if let Value::Object(map) = target {
+        for (key, value) in patch {
+            if value.is_null() {
+                map.remove(key);
+            } else {
+                merge_patch(map.entry(key.clone()).or_insert(Value::Null), value);
+            }
+        }
+    }
+}
+
+/// The ghost of an unfinished body line: `{"id"?, "component"?, "props"?,
+/// "partial": true}`, or `None` when the line is not (yet) a component.
+/// An id or component name is shown only once its string is complete (and
+/// an id only if valid); a cut string in props only under a display key.
+pub fn ghost(line: &str) -> Option<Value> {
+    let line = line.trim_start();
+    if !line.starts_with('{') {
+        return None;
+    }
+    if line.len() > GHOST_LIMIT {
+        return Some(json!({"partial": true, "code": "ghost_too_large"}));
+    }
+    let members = top_members(line, is_display_key)?;
+    let mut out = Map::new();
+    let complete = |key: &str| -> Option<Value> {
+        let pair = members.get(key)?.as_array()?;
+        match (pair.first(), pair.get(1)) {
+            (Some(v), Some(Value::Bool(true))) => Some(v.clone()),
+            _ => None,
+        }
+    };
+    if members.contains_key("data") && !members.contains_key("id") {
+        return None;
+    }
+    if let Some(Value::String(id)) = complete("id") {
+        if is_component_id(&id) {
+            out.insert("id".into(), Value::String(id));
+        }
+    }
+    if let Some(Value::String(name)) = complete("component") {
+        out.insert("component".into(), Value::String(name));
+    }
+    if let Some(props) = members
+        .get("props")
+        .and_then(Value::as_array)
+        .and_then(|pair| pair.first())
+        .filter(|p| p.is_object())
+    {
+        out.insert("props".into(), props.clone());
+    }
+    out.insert("partial".into(), Value::Bool(true));
+    Some(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(lines: &[&str]) -> Surface {
+        let mut s = Surface::default();
+        for (i, line) in lines.iter().enumerate() {
+            s.commit_line(i + 1, line);
+        }
+        s
+    }
+
+    #[test]
+    fn components_wait_for_root() {
+        let s = body(&[
+            r#"{"id":"a","component":"Text"}"#,
+            r#"{"id":"b","component":"Text"}"#,
+        ]);
+        assert!(s.components.is_empty());
+        assert_eq!(s.held.len(), 2);
+        let s = body(&[
+            r#"{"id":"a","component":"Text"}"#,
+            r#"{"id":"root","component":"Stack","children":["a","c"]}"#,
+            r#"{"id":"c","component":"Text"}"#,
+        ]);
+        let ids: Vec<_> = s
+            .components
+            .iter()
+            .map(|c| c["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids, ["root", "a", "c"]);
+        assert!(s.held.is_empty());
+    }
+
+    #[test]
+    fn data_merges_by_rfc_7396() {
+        let s = body(&[
+            r#"{"data":{"a":1,"b":{"c":2,"d":3}}}"#,
+            r#"{"data":{"b":{"c":null,"e":4},"f":[1]}}"#,
+        ]);
+        assert_eq!(
+            Value::Object(s.data.clone()),
+            json!({"a":1,"b":{"d":3,"e":4},"f":[1]})
+        );
+        assert_eq!(s.data_revision, 2);
+    }
+
+    #[test]
+    fn refusals_carry_code_and_line() {
+        let s = body(&[
+            "not json",
+            "[1]",
+            r#"{"id":"Bad","component":"Text"}"#,
+            r#"{"id":"root","component":"Stack","extra":1}"#,
+            r#"{"id":"root","component":"Stack"}"#,
+            r#"{"id":"root","component":"Stack"}"#,
+            r#"{"id":"x"}"#,
+            r#"{"data":[1]}"#,
+            r#"{"data":{},"more":1}"#,
+            "",
+        ]);
+        let codes: Vec<_> = s.refused.iter().map(|r| (r.line, r.code)).collect();
+        assert_eq!(
+            codes,
+            [
+                (1, "invalid_line"),
+                (2, "invalid_line"),
+                (3, "invalid_id"),
+                (4, "unknown_field"),
+                (6, "duplicate_id"),
+                (7, "invalid_line"),
+                (8, "invalid_line"),
+                (9, "invalid_line"),
+            ]
+        );
+        assert!(s.refused.iter().all(|r| !r.message.is_empty()));
+        assert_eq!(s.refused[0].to_json()["line"], 1);
+    }
+
+    #[test]
+    fn limits() {
+        let long = alloc::format!("{{\"data\":{{\"x\":\"{}\"}}}}", "a".repeat(LINE_LIMIT));
+        assert_eq!(body(&[&long]).refused[0].code, "line_too_long");
+        let big = alloc::format!("{{\"data\":{{\"x\":\"{}\"}}}}", "a".repeat(MAX_DATA_BYTES));
+        let s = body(&[r#"{"data":{"k":1}}"#, &big]);
+        assert_eq!(s.refused[0].code, "data_too_large");
+        assert_eq!(
+            Value::Object(s.data),
+            json!({"k":1}),
+            "a refused merge leaves data as it was"
+        );
+        let mut lines = alloc::vec![String::from(r#"{"id":"root","component":"Stack"}"#)];
+        for i in 0..MAX_COMPONENTS {
+            lines.push(alloc::format!(r#"{{"id":"c{i}","component":"Text"}}"#));
+        }
+        let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let s = body(&refs);
+        assert_eq!(s.components.len(), MAX_COMPONENTS);
+        assert_eq!(s.refused.len(), 1);
+        assert_eq!(s.refused[0].code, "too_many_components");
+    }
+
+    #[test]
+    fn ghosts_never_invent_ids_or_names() {
+        assert_eq!(ghost(r#"{"id":"ro"#), Some(json!({"partial":true})));
+        assert_eq!(
+            ghost(r#"{"id":"root","component":"Sta"#),
+            Some(json!({"id":"root","partial":true}))
+        );
+        assert_eq!(
+            ghost(r#"{"id":"t","component":"Heading","props":{"level":2,"text":"Pri"#),
+            Some(
+                json!({"id":"t","component":"Heading","props":{"level":2,"text":"Pri"},"partial":true})
+            )
+        );
+        assert_eq!(
+            ghost(r#"{"id":"t","component":"Toggle","props":{"value":{"path":"/bil"#),
+            Some(json!({"id":"t","component":"Toggle","props":{"value":{}},"partial":true}))
+        );
+        assert_eq!(
+            ghost(r#"{"id":"Bad","component":"X","#),
+            Some(json!({"component":"X","partial":true}))
+        );
+        assert_eq!(ghost(r#"{"data":{"a":"#), None);
+        assert_eq!(ghost("```"), None);
+        assert_eq!(ghost("  {"), Some(json!({"partial":true})));
+    }
+
+    #[test]
+    fn oversized_ghost_is_bounded() {
+        let line = alloc::format!(
+            "{{\"id\":\"a\",\"props\":{{\"text\":\"{}",
+            "x".repeat(GHOST_LIMIT)
+        );
+        assert_eq!(
+            ghost(&line),
+            Some(json!({"partial":true,"code":"ghost_too_large"}))
+        );
+    }
+}
