@@ -1,1 +1,161 @@
-//! Studio's preview morph: merges fresh HTML into the live preview, keeping the person's place.
+//! Studio's preview morph: merges fresh HTML into the live preview, keeping
+//! the person's place.
+//!
+//! As a model writes, Studio renders the page again and again. Each render
+//! must land *in place*: the person keeps their scroll, focus, caret, the
+//! disclosure they opened and what they typed; changed parts are outlined;
+//! nothing in the HTML ever runs. SPEC.md section 12 fixes the interface.
+//!
+//! # JavaScript
+//!
+//! ```js
+//! import init, { morph, Preview } from "surfaces/morph";
+//! await init();
+//! morph(document.querySelector("#preview"), html);             // children
+//! morph(sectionElement, sectionHtml, { outer: true });          // the element itself
+//! const preview = new Preview(document.querySelector("#preview"), {
+//!   outline: 1200,                 // ms that changed elements carry data-morph-changed
+//!   follow: true,                  // scroll the last changed element into view
+//!   onMorph: (keys) => console.log("changed sections", keys),
+//! });
+//! preview.update(wholeDocumentOrFragment); // at most 4 morphs a second, latest wins
+//! preview.section("pricing", "<section data-section-id=\"pricing\">...</section>");
+//! preview.flush();                          // morph what is pending now; returns keys
+//! ```
+//!
+//! # Rust
+//!
+//! The decisions that need no DOM are plain Rust, tested natively:
+//!
+//! ```
+//! use morph::{digest::Ledger, gate::{Decision, Gate}, rules};
+//!
+//! // What incoming HTML may keep.
+//! assert!(!rules::attribute_allowed("onerror", "alert(1)"));
+//! assert!(!rules::attribute_allowed("href", "javascript:alert(1)"));
+//!
+//! // The scheduler's rate: the first update runs, the next waits its turn.
+//! let mut gate = Gate::default();
+//! assert_eq!(gate.offer(0.0), Decision::RunNow);
+//! gate.ran(0.0);
+//! assert_eq!(gate.offer(100.0), Decision::RunAt(250.0));
+//!
+//! // Change detection: a section whose HTML did not change is skipped.
+//! let mut ledger = Ledger::default();
+//! assert!(ledger.record("hero", "<section>v1</section>"));
+//! assert!(!ledger.record("hero", "<section>v1</section>"));
+//! ```
+//!
+//! # The algorithm
+//!
+//! It is idiomorph's (bigskysoftware/idiomorph, `CONCEPT.md`), extended to
+//! three kinds of key, with a state-keeping rule for form controls and
+//! disclosures. Read this before changing `live.rs`.
+//!
+//! ## 1. Parse inert, strip
+//!
+//! The HTML is parsed into a `<template>` (a fragment) or, for a whole
+//! document (`<!doctype` or `<html` first), into a detached `<html>` element
+//! whose `<body>` is taken. Neither runs scripts nor loads resources. Then
+//! every element is checked ([`rules`]): `<script>` is removed, and so is an
+//! SVG `<animate>`/`<set>` targeting an `href`; `on*` attributes, `srcdoc`,
+//! and URL attributes (`href`, `src`, `action`, `formaction`, `xlink:href`,
+//! `data`) with a scheme other than http, https, mailto and tel are dropped;
+//! template contents are cleaned the same way. Only then does anything get
+//! near the live document, so an `<img onerror>` has nothing to fire.
+//!
+//! ## 2. Keys and id sets
+//!
+//! An element's key is its `id`, else `data-section-id`, else
+//! `data-component-id` (three namespaces). A key is *persistent* when exactly
+//! one element carries it in the old tree and one in the new, with the same
+//! tag ([`keys::Keys`]). Every element gets an *id set*: the persistent keys of
+//! itself and its descendants ([`keys::IdSet`]), found with one
+//! `querySelectorAll` per tree and a walk up from each keyed element. The id
+//! sets let a decision at the top of the tree see the keyed nodes deep below.
+//!
+//! ## 3. Morph children, left to right
+//!
+//! For each new child, with a cursor on the old children:
+//!
+//! 1. **Best match** among the old siblings from the cursor on: the first
+//!    that *soft-matches* (same node type and tag, and if the old node has a
+//!    key, the same key) and whose id set intersects the new child's. Failing
+//!    that, the first soft match holding no persistent key, unless two of the
+//!    upcoming new siblings soft-match old nodes before it (then inserting is
+//!    cheaper than consuming their matches). The search stops at the focused
+//!    element, so focus is never moved away. Old nodes skipped over are
+//!    removed; the match is morphed (step 4); the cursor moves past it.
+//! 2. Else, if the new child's key is persistent, the old element with that key
+//!    is **moved** here from wherever it is (its key is first removed from its
+//!    old ancestors' id sets), then morphed.
+//! 3. Else a node is **created**: the new node itself (it is clean and inert),
+//!    or, if it holds persistent keys, an empty element of its tag that is then
+//!    morphed, so the keyed old nodes move into it.
+//!
+//! Old children left after the cursor are removed. A removed node still
+//! holding a persistent key goes to a hidden *pantry* just after `<body>`
+//! instead, so a later new node can still claim it; the pantry is dropped at
+//! the end. Moves use `moveBefore` where the browser has it (feature-detected
+//! on the node), which keeps focus, iframe documents, media playback, scroll
+//! and animations; else `insertBefore`.
+//!
+//! ## 4. Morph one node
+//!
+//! Text and comments take the new text. Elements take the new attributes
+//! (namespaced ones with `setAttributeNS`) and lose the others, except
+//! `data-morph-changed` (the outline). Then the person's state:
+//!
+//! - `value`, `checked`, `selected` attributes are the server's *defaults*.
+//!   Only when a default changed (old attribute vs new) is the live property
+//!   (`value`, `checked`, `selected`) set; otherwise what the person typed,
+//!   ticked or picked stays. A `<textarea>`'s default is its text: it is
+//!   entered only when that text changed, and then its value follows.
+//! - `open` on `<details>` and `<dialog>` is both default and live state, so
+//!   the server's last `open` is remembered per element (a `WeakMap`). The
+//!   element follows the server only when the server's own `open` changed;
+//!   a dialog is closed with `close()`, so a modal one leaves the top layer.
+//!   An element first seen by a morph is taken to show the server's state.
+//! - A `data-section-id` the caller knows unchanged (the `Preview` passes
+//!   them) is matched but never entered.
+//!
+//! Then its children are morphed (step 3).
+//!
+//! ## 5. Around the morph
+//!
+//! Before: the focused element within the target, its selection range, the
+//! document selection (a caret in a contenteditable) and the window scroll
+//! are saved. After: focus is given back if it was lost, the ranges are
+//! restored (offsets clamped to the nodes' new lengths), the window scroll is
+//! put back; containers keep theirs because they are reused or moved with
+//! `moveBefore`. Changed elements (attributes changed, created, text changed,
+//! a child removed) are outlined with `data-morph-changed` for
+//! `options.outline` ms, and with `options.follow` the last one is scrolled
+//! into view (`block: "nearest"`).
+//!
+//! ## 6. The scheduler
+//!
+//! `Preview` queues updates ([`gate::Pending`]: a whole document supersedes
+//! everything pending; a section supersedes its own earlier version) and
+//! morphs at once if the last morph ended 250 ms ago or more, else sets one
+//! timer for that moment ([`gate::Gate`]): at most 4 morphs a second, the
+//! latest update winning. A [`digest::Ledger`] keeps the FNV-1a hash of each
+//! section's HTML as last applied: a section whose HTML is the same is
+//! skipped (not entered for a whole document, not parsed for a single
+//! section), so a one-section change costs that section. The keys that
+//! changed (added, changed, removed) go to `onMorph` and are returned by
+//! `flush()`.
+#![forbid(unsafe_code)]
+extern crate alloc;
+
+pub mod digest;
+pub mod gate;
+pub mod keys;
+pub mod rules;
+
+#[cfg(target_arch = "wasm32")]
+pub mod live;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+#[cfg(target_arch = "wasm32")]
+pub use wasm::{morph, Preview};

@@ -1,0 +1,198 @@
+//! What incoming HTML may keep: nothing in it may ever run.
+//!
+//! The preview shows HTML a server rendered from a model's output, so the
+//! morph treats it as untrusted: `<script>` elements, `on*` handler attributes,
+//! `srcdoc` (a whole document that would run) and URLs with a scheme that
+//! runs or smuggles code (`javascript:`, `data:`, `vbscript:`, ...) are dropped
+//! before anything is inserted.
+//!
+//! URLs follow the idea of SPEC.md section 5's safe href (trim, drop ASCII tab
+//! and newline, compare the scheme case-insensitively) with one deliberate
+//! difference: a server-rendered page legitimately uses relative URLs
+//! (`href=""`, `img/logo.png`, `?page=2`), and a relative URL cannot run code,
+//! so here any URL without a scheme is kept, and of the schemes only `http`,
+//! `https`, `mailto` and `tel`.
+
+/// Elements dropped whole, with their content (compared lowercase).
+pub fn is_forbidden_element(local_name: &str) -> bool {
+    local_name.eq_ignore_ascii_case("script")
+}
+
+/// SVG `<animate>` and `<set>` can write a `javascript:` URL into an `href`
+/// after the fact (`attributeName="href" to="javascript:..."`): such
+/// animations are dropped whole.
+pub fn is_forbidden_animation(local_name: &str, attribute_name: Option<&str>) -> bool {
+    ["animate", "set"]
+        .iter()
+        .any(|a| local_name.eq_ignore_ascii_case(a))
+        && attribute_name.is_some_and(|n| {
+            let b = n.trim().as_bytes();
+            b.len() >= 4 && b[b.len() - 4..].eq_ignore_ascii_case(b"href")
+        })
+}
+
+/// Whether `html` is a whole document (`<!doctype` or `<html` first), whose
+/// `<body>` is what the preview shows, rather than a fragment.
+///
+/// ```
+/// assert!(morph::rules::is_whole_document("\n<!DOCTYPE html><p>x"));
+/// assert!(!morph::rules::is_whole_document("<section>x</section>"));
+/// ```
+pub fn is_whole_document(html: &str) -> bool {
+    let b = html.trim_start().as_bytes();
+    [&b"<!doctype"[..], b"<html"]
+        .iter()
+        .any(|p| b.get(..p.len()).is_some_and(|s| s.eq_ignore_ascii_case(p)))
+}
+
+/// Whether the attribute `name` with `value` may stay on an element.
+///
+/// ```
+/// use morph::rules::attribute_allowed;
+/// assert!(attribute_allowed("class", "card"));
+/// assert!(!attribute_allowed("onerror", "alert(1)"));
+/// assert!(!attribute_allowed("href", " JavaScript:alert(1)"));
+/// assert!(attribute_allowed("href", "/pricing#plans"));
+/// ```
+pub fn attribute_allowed(name: &str, value: &str) -> bool {
+    if is_handler(name) || name.eq_ignore_ascii_case("srcdoc") {
+        return false;
+    }
+    !is_url_attribute(name) || is_inert_url(value)
+}
+
+/// `on*` attributes are event handlers: their value is script.
+pub fn is_handler(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() > 2 && b[..2].eq_ignore_ascii_case(b"on")
+}
+
+/// Attributes whose value is a URL that a browser may navigate to or load.
+pub fn is_url_attribute(name: &str) -> bool {
+    ["href", "src", "action", "formaction", "xlink:href", "data"]
+        .iter()
+        .any(|u| name.eq_ignore_ascii_case(u))
+}
+
+/// Whether following or loading `url` can run nothing: no scheme at all
+/// (relative, `#fragment`, `/path`, empty), or `http`, `https`, `mailto`,
+/// `tel`.
+///
+/// Browsers trim leading and trailing C0 controls and spaces and delete ASCII
+/// tab and newline anywhere before reading the scheme, so this does too.
+pub fn is_inert_url(url: &str) -> bool {
+    // The scheme read so far, lowercase; only its first 6 bytes are kept,
+    // enough to tell the allowed schemes apart from everything else.
+    let mut scheme = [0u8; 6];
+    let bytes = url
+        .trim_matches(|c: char| c <= ' ')
+        .as_bytes()
+        .iter()
+        .filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'));
+    for (len, &b) in bytes.enumerate() {
+        match b {
+            b':' if len > 0 => {
+                let allowed: [&[u8]; 4] = [b"http", b"https", b"mailto", b"tel"];
+                return len <= scheme.len()
+                    && allowed.contains(&scheme.get(..len).unwrap_or_default());
+            }
+            b'a'..=b'z' | b'A'..=b'Z' => {}
+            b'0'..=b'9' | b'+' | b'-' | b'.' if len > 0 => {}
+            // Anything else before a colon makes the URL relative.
+            _ => return true,
+        }
+        if let Some(slot) = scheme.get_mut(len) {
+            *slot = b.to_ascii_lowercase();
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_schemes_are_refused_however_written() {
+        for url in [
+            "javascript:alert(1)",
+            "JAVASCRIPT:alert(1)",
+            " \u{1}javascript:alert(1)",
+            "java\tscript:alert(1)",
+            "java\nscript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "vbscript:msgbox",
+            "livescript:x",
+            "blob:https://x/y",
+        ] {
+            assert!(!is_inert_url(url), "{url:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn relative_and_web_urls_are_kept() {
+        for url in [
+            "",
+            "#top",
+            "/pricing",
+            "img/logo.png",
+            "?page=2",
+            "./a:b",
+            "http://example.com/x",
+            "HTTPS://example.com",
+            "mailto:a@example.com",
+            "tel:+123",
+            "1abc:def",
+            "é:x",
+        ] {
+            assert!(is_inert_url(url), "{url:?} must be kept");
+        }
+    }
+
+    #[test]
+    fn long_scheme_like_prefixes_are_judged_by_the_colon() {
+        assert!(!is_inert_url("javascriptx:1"));
+        assert!(is_inert_url("javascriptx/path:1"));
+        assert!(is_inert_url("longerword"));
+    }
+
+    #[test]
+    fn handlers_srcdoc_and_unsafe_urls_are_dropped() {
+        assert!(!attribute_allowed("onclick", "x()"));
+        assert!(!attribute_allowed("ONLOAD", "x()"));
+        assert!(!attribute_allowed("srcdoc", "<p>hi</p>"));
+        assert!(!attribute_allowed("xlink:href", "javascript:x()"));
+        assert!(!attribute_allowed("formaction", "javascript:x()"));
+        assert!(!attribute_allowed("data", "data:text/html,x"));
+        assert!(attribute_allowed("on", "x"));
+        assert!(attribute_allowed("title", "javascript:x()"));
+        assert!(attribute_allowed("src", "/a.png"));
+        assert!(attribute_allowed("é", "x"));
+    }
+
+    #[test]
+    fn href_animations_are_forbidden() {
+        assert!(is_forbidden_animation("animate", Some("href")));
+        assert!(is_forbidden_animation("SET", Some(" xlink:HREF ")));
+        assert!(!is_forbidden_animation("animate", Some("fill")));
+        assert!(!is_forbidden_animation("animate", None));
+        assert!(!is_forbidden_animation("rect", Some("href")));
+        assert!(!is_forbidden_animation("set", Some("ré")));
+    }
+
+    #[test]
+    fn whole_documents_are_told_from_fragments() {
+        assert!(is_whole_document("<html><body></body></html>"));
+        assert!(is_whole_document("  <!doctype html>"));
+        assert!(!is_whole_document("<!-- c --><html>"));
+        assert!(!is_whole_document("<h"));
+        assert!(!is_whole_document(""));
+    }
+
+    #[test]
+    fn only_script_elements_are_forbidden() {
+        assert!(is_forbidden_element("script"));
+        assert!(is_forbidden_element("SCRIPT"));
+        assert!(!is_forbidden_element("style"));
+    }
+}

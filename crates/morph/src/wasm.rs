@@ -1,0 +1,200 @@
+//! The JavaScript face: `morph(target, html, options)` and `Preview`.
+//! Converts at the edge only; the work is in [`crate::live`] and the pure
+//! modules.
+
+use alloc::rc::Rc;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use js_sys::{Array, Function, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::Element;
+
+use crate::digest::Ledger;
+use crate::gate::{Decision, Gate, Pending};
+use crate::live::{self, Options};
+
+fn read_options(options: &JsValue) -> Options {
+    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
+    Options {
+        outer: get("outer").is_truthy(),
+        outline_ms: get("outline")
+            .as_f64()
+            .map_or(0, |ms| ms.clamp(0.0, 3.6e6) as u32),
+        follow: get("follow").is_truthy(),
+        skip: Vec::new(),
+    }
+}
+
+/// `morph(target, html, options?)`: makes the children of `target` (or,
+/// with `options.outer`, `target` itself) match `html`, reusing and moving
+/// nodes. Options: `outer` (boolean), `outline` (milliseconds to mark changed
+/// elements with `data-morph-changed`), `follow` (scroll the last changed
+/// element into view).
+#[wasm_bindgen]
+pub fn morph(target: &Element, html: &str, options: JsValue) {
+    let options = read_options(&options);
+    if let Some(doc) = target.owner_document() {
+        if let Some(root) = live::parse(&doc, html) {
+            live::morph(target, &root, &options);
+        }
+    }
+}
+
+struct State {
+    target: Element,
+    options: Options,
+    on_morph: Option<Function>,
+    gate: Gate,
+    pending: Pending,
+    ledger: Ledger,
+}
+
+/// The live preview: takes whole renders or single sections as a model
+/// writes, and morphs at most 4 times a second, the latest update winning.
+///
+/// `new Preview(target, options?)` takes `morph`'s options (less `outer`)
+/// and `onMorph(keys)`, called after each morph with the `data-section-id`s
+/// that changed.
+#[wasm_bindgen]
+pub struct Preview {
+    state: Rc<RefCell<State>>,
+}
+
+#[wasm_bindgen]
+impl Preview {
+    #[wasm_bindgen(constructor)]
+    pub fn new(target: Element, options: JsValue) -> Preview {
+        let mut opts = read_options(&options);
+        opts.outer = false;
+        let on_morph = Reflect::get(&options, &"onMorph".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
+        Preview {
+            state: Rc::new(RefCell::new(State {
+                target,
+                options: opts,
+                on_morph,
+                gate: Gate::default(),
+                pending: Pending::default(),
+                ledger: Ledger::default(),
+            })),
+        }
+    }
+
+    /// A whole render: a document (its body is shown) or a fragment for all
+    /// of the target's children.
+    pub fn update(&self, html: String) {
+        self.state.borrow_mut().pending.document(html);
+        offer(&self.state);
+    }
+
+    /// One section's new HTML: the whole `data-section-id="key"` element.
+    pub fn section(&self, key: String, html: String) {
+        self.state.borrow_mut().pending.section(key, html);
+        offer(&self.state);
+    }
+
+    /// Morphs whatever is pending now, whatever the rate; returns the keys
+    /// of the sections that changed.
+    pub fn flush(&self) -> Vec<String> {
+        run(&self.state)
+    }
+}
+
+fn offer(state: &Rc<RefCell<State>>) {
+    let now = js_sys::Date::now();
+    let decision = state.borrow_mut().gate.offer(now);
+    match decision {
+        Decision::RunNow => {
+            run(state);
+        }
+        Decision::RunAt(at) => {
+            let later = Rc::clone(state);
+            let fire = Closure::once_into_js(move || {
+                run(&later);
+            });
+            let win = state
+                .borrow()
+                .target
+                .owner_document()
+                .and_then(|d| d.default_view());
+            if let Some(win) = win {
+                let _ = win.set_timeout_with_callback_and_timeout_and_arguments_0(
+                    fire.unchecked_ref(),
+                    (at - now).ceil() as i32,
+                );
+            }
+        }
+        Decision::Wait => {}
+    }
+}
+
+/// Morphs what is pending and reports the changed keys to `onMorph`.
+fn run(state: &Rc<RefCell<State>>) -> Vec<String> {
+    let (keys, on_morph) = {
+        let mut s = state.borrow_mut();
+        let pending = s.pending.take();
+        let keys = apply(&mut s, pending);
+        // Counted from the end of the morph: a slow morph never makes the
+        // next one come sooner.
+        s.gate.ran(js_sys::Date::now());
+        (keys, s.on_morph.clone())
+    };
+    if let (Some(f), false) = (on_morph, keys.is_empty()) {
+        let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
+        let _ = f.call1(&JsValue::NULL, &list);
+    }
+    keys
+}
+
+fn apply(s: &mut State, pending: Pending) -> Vec<String> {
+    let Some(doc) = s.target.owner_document() else {
+        return Vec::new();
+    };
+    let mut changed = Vec::new();
+    if let Some(html) = pending.document {
+        if let Some(root) = live::parse(&doc, &html) {
+            let mut options = s.options.clone();
+            let mut present = Vec::new();
+            for (key, section) in live::sections(&root) {
+                if s.ledger.record(&key, &section.outer_html()) {
+                    changed.push(key.clone());
+                } else {
+                    options.skip.push(key.clone());
+                }
+                present.push(key);
+            }
+            changed.extend(s.ledger.keep_only(&present));
+            live::morph(&s.target, &root, &options);
+        }
+    }
+    for (key, html) in pending.sections {
+        if s.ledger.unchanged(&key, &html) {
+            continue;
+        }
+        let Some(root) = live::parse(&doc, &html) else {
+            continue;
+        };
+        let live_section = live::sections(&s.target).find(|(k, _)| *k == key);
+        match live_section {
+            Some((_, el)) => {
+                let options = Options {
+                    outer: true,
+                    ..s.options.clone()
+                };
+                live::morph(&el, &root, &options);
+            }
+            None => {
+                live::append(&s.target, &root, &s.options);
+            }
+        }
+        s.ledger.record(&key, &html);
+        if !changed.contains(&key) {
+            changed.push(key);
+        }
+    }
+    changed
+}
