@@ -50,8 +50,10 @@
 pub mod action;
 pub mod catalog;
 pub mod issue;
+pub mod markdown;
 pub mod patch;
 pub mod pipeline;
+pub mod prompt;
 pub mod repair;
 mod schema;
 pub mod surface;
