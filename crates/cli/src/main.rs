@@ -6,12 +6,15 @@
 
 use std::process::ExitCode;
 
+mod render;
+
 const USAGE: &str = "usage: surfaces <command> [options]
-commands:";
+commands:
+  render [--catalog FILE] FILE   a surface as published-page HTML";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some((command, _rest)) = args.split_first() else {
+    let Some((command, rest)) = args.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
@@ -20,6 +23,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
+        "render" => render::run(rest),
         other => {
             eprintln!("surfaces: unknown command `{other}` (try `surfaces --help`)");
             ExitCode::from(2)

@@ -1,0 +1,175 @@
+//! `surfaces render [--catalog FILE] FILE`: a surface as the published-page
+//! HTML of SPEC.md section 10 (text on standard output). A surface with errors
+//! is not rendered: its issues are printed as JSON
+//! (`{"ok": false, "file", "issues"}`) and the exit code is 1.
+
+use std::process::ExitCode;
+use validator_wasm::{issues_json, Catalog};
+
+/// What the command ends with.
+#[derive(Debug)]
+enum Outcome {
+    /// The HTML (exit 0).
+    Html(String),
+    /// The issues that refused the surface, as JSON (exit 1).
+    Refused(String),
+    /// Bad usage or unreadable input (exit 2).
+    Failed(String),
+}
+
+/// Runs the command on its arguments (after `render`).
+pub fn run(args: &[String]) -> ExitCode {
+    match execute(args) {
+        Outcome::Html(html) => {
+            print!("{html}");
+            ExitCode::SUCCESS
+        }
+        Outcome::Refused(json) => {
+            println!("{json}");
+            ExitCode::from(1)
+        }
+        Outcome::Failed(problem) => {
+            eprintln!("surfaces render: {problem}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn execute(args: &[String]) -> Outcome {
+    const USAGE: &str = " (usage: surfaces render [--catalog FILE] FILE)";
+    let mut catalog_file = None;
+    let mut file = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--catalog" => match rest.next() {
+                Some(f) => catalog_file = Some(f),
+                None => return Outcome::Failed(["--catalog needs a FILE", USAGE].concat()),
+            },
+            a if a.starts_with("--") => {
+                return Outcome::Failed(format!("unknown option `{a}`{USAGE}"))
+            }
+            _ if file.is_some() => {
+                return Outcome::Failed(["render takes one FILE", USAGE].concat())
+            }
+            _ => file = Some(arg),
+        }
+    }
+    let Some(file) = file else {
+        return Outcome::Failed(["render needs a FILE", USAGE].concat());
+    };
+    let catalog = match catalog_file {
+        None => Catalog::default_blog(),
+        Some(path) => {
+            match read(path).and_then(|t| Catalog::from_json(&t).map_err(|e| e.to_string())) {
+                Ok(c) => c,
+                Err(e) => return Outcome::Failed(format!("cannot use catalog {path}: {e}")),
+            }
+        }
+    };
+    if file.ends_with(".md") {
+        return Outcome::Failed(format!(
+            "{file}: render takes a surface .json; markdown bodies are not supported yet"
+        ));
+    }
+    let doc: serde_json::Value =
+        match read(file).and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string())) {
+            Ok(d) => d,
+            Err(e) => return Outcome::Failed(format!("cannot read {file}: {e}")),
+        };
+    match surfaces_render::render_surface(&doc, &catalog) {
+        Ok(html) => Outcome::Html(html),
+        Err(issues) => Outcome::Refused(
+            serde_json::json!({"ok": false, "file": file, "issues": issues_json(&issues)})
+                .to_string(),
+        ),
+    }
+}
+
+fn read(path: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn temp(name: &str, text: &str) -> String {
+        let path =
+            std::env::temp_dir().join(format!("surfaces-render-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn renders_a_surface_file() {
+        let f = temp(
+            "ok.json",
+            r#"{"id":"s","components":[{"id":"root","component":"Text","props":{"text":{"path":"/t"}}}],"data":{"t":"<hi>"}}"#,
+        );
+        let Outcome::Html(html) = execute(&args(&[&f])) else {
+            panic!()
+        };
+        assert!(
+            html.contains(r#"<p class="ch-text ch-tone-default" data-ch-text="/t">&lt;hi&gt;</p>"#),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_surface_with_errors_prints_its_issues() {
+        let f = temp(
+            "bad.json",
+            r#"{"components":[{"id":"root","component":"Stack","children":["x"]}]}"#,
+        );
+        let Outcome::Refused(json) = execute(&args(&[&f])) else {
+            panic!()
+        };
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["issues"][0]["code"], "unresolved_child");
+    }
+
+    #[test]
+    fn bad_usage_and_unreadable_input_fail() {
+        for a in [
+            &[][..],
+            &["--catalog"],
+            &["a.json", "b.json"],
+            &["--nope", "a.json"],
+            &["/no/such/file.json"],
+            &["x.md"],
+        ] {
+            assert!(matches!(execute(&args(a)), Outcome::Failed(_)), "{a:?}");
+        }
+        let f = temp("s.json", r#"{"components":[]}"#);
+        let c = temp(
+            "cat.json",
+            r#"{"catalog":"x","components":{"A":{"children":"none","props":{"type":"object","pattern":"x"},"example":{}}}}"#,
+        );
+        assert!(matches!(
+            execute(&args(&["--catalog", &c, &f])),
+            Outcome::Failed(_)
+        ));
+    }
+
+    #[test]
+    fn a_user_catalog_is_used() {
+        let c = temp(
+            "cat2.json",
+            r#"{"catalog":"mine@1","components":{"Shout":{"children":"none","props":{"type":"object","properties":{"text":{"type":"string"}}},"example":{"text":"x"}}}}"#,
+        );
+        let f = temp(
+            "s2.json",
+            r#"{"components":[{"id":"root","component":"Shout","props":{"text":"hey"}}]}"#,
+        );
+        let Outcome::Html(html) = execute(&args(&["--catalog", &c, &f])) else {
+            panic!()
+        };
+        assert!(html.contains(r#"data-component="Shout""#), "{html}");
+    }
+}

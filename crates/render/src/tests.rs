@@ -1,0 +1,191 @@
+use super::*;
+use serde_json::json;
+
+fn surface(components: Value, data: Value) -> Value {
+    json!({"id": "demo", "kind": "surface", "catalog": "blog@1", "components": components, "data": data})
+}
+
+fn render(components: Value, data: Value) -> String {
+    render_surface(&surface(components, data), &Catalog::default_blog()).unwrap()
+}
+
+#[test]
+fn data_is_escaped_as_text_and_for_the_script_element() {
+    let html = render(
+        json!([{"id": "root", "component": "Text", "props": {"text": {"path": "/evil"}}}]),
+        json!({"evil": "<img src=x onerror=alert(1)></script><script>alert(2)</script>"}),
+    );
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;"));
+    assert!(!html.contains("<img"));
+    assert_eq!(
+        html.matches("</script>").count(),
+        1,
+        "only the state script closes: {html}"
+    );
+    assert!(html.contains(r#"\u003c/script\u003e"#));
+}
+
+#[test]
+fn the_state_script_round_trips_through_json() {
+    let data = json!({"a": "<&>\u{2028}\u{2029}'\"", "n": [1, 2.5, null, true]});
+    let text = script_json(&data);
+    assert!(!text.contains('<') && !text.contains('&') && !text.contains('\u{2028}'));
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), data);
+}
+
+#[test]
+fn bindings_become_pointers_or_json() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["a", "b"]},
+            {"id": "a", "component": "Heading", "props": {"level": 3, "text": {"path": "/t"}}},
+            {"id": "b", "component": "Text", "props": {"text": {"call": "formatCurrency", "args": {"value": {"path": "/p"}, "currency": "EUR"}}}}
+        ]),
+        json!({"t": "Title", "p": 9}),
+    );
+    assert!(
+        html.contains(r#"<h3 data-ch-text="/t">Title</h3>"#),
+        "{html}"
+    );
+    assert!(html.contains(
+        r#"data-ch-text="{&quot;call&quot;:&quot;formatCurrency&quot;,&quot;args&quot;:{&quot;value&quot;:{&quot;path&quot;:&quot;/p&quot;},&quot;currency&quot;:&quot;EUR&quot;}}">€9.00</p>"#
+    ), "{html}");
+}
+
+#[test]
+fn hidden_parts_are_rendered_hidden() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["y", "m"]},
+            {"id": "y", "component": "Text", "props": {"text": "yearly"}, "visible": {"eq": [{"path": "/billing"}, "yearly"]}},
+            {"id": "m", "component": "Text", "props": {"text": "monthly"}, "visible": {"eq": [{"path": "/billing"}, "monthly"]}}
+        ]),
+        json!({"billing": "monthly"}),
+    );
+    assert!(html.contains(r#"yearly&quot;]}" hidden>"#), "{html}");
+    assert!(html.contains(r#"monthly&quot;]}">"#), "{html}");
+}
+
+#[test]
+fn form_fields_carry_models_checks_and_messages() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Form", "children": ["email", "agree", "plan", "seats"], "props": {"submitLabel": "Send", "onSubmit": {"action": "set", "path": "/sent", "value": true}}},
+            {"id": "email", "component": "TextField", "props": {"label": "Email", "type": "email", "value": {"path": "/email"},
+              "checks": [{"call": "email", "args": {"value": {"path": "/email"}}, "message": "Enter an email address"}]}},
+            {"id": "agree", "component": "Checkbox", "props": {"label": "I agree", "checked": {"path": "/agree"}}},
+            {"id": "plan", "component": "Toggle", "props": {"options": ["monthly", "yearly"], "value": {"path": "/billing"}}},
+            {"id": "seats", "component": "Slider", "props": {"label": "Seats", "min": 1, "max": 50, "value": {"path": "/seats"}}}
+        ]),
+        json!({"email": "", "agree": true, "billing": "yearly", "seats": 3, "sent": false}),
+    );
+    assert!(html.contains(r#"<input type="email" value="" data-ch-model="/email" aria-describedby="demo-email-msg" data-ch-checks="#), "{html}");
+    assert!(
+        html.contains(r#"<span id="demo-email-msg" class="ch-message" data-ch-message></span>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<input type="checkbox" checked data-ch-model="/agree">"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"name="demo-plan" value="yearly" data-ch-model="/billing" checked>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"name="demo-plan" value="monthly" data-ch-model="/billing">"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<input type="range" min="1" max="50" value="3" data-ch-model="/seats">"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<output data-ch-text="/seats">3</output>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"data-ch-action="{&quot;action&quot;:&quot;set&quot;"#),
+        "{html}"
+    );
+}
+
+#[test]
+fn counters_increment_within_their_bounds() {
+    let html = render(
+        json!([{"id": "root", "component": "Counter", "props": {"label": "Seats", "value": {"path": "/n"}, "min": 1, "max": 5}}]),
+        json!({"n": 2}),
+    );
+    assert!(html.contains(r#"{&quot;action&quot;:&quot;increment&quot;,&quot;path&quot;:&quot;/n&quot;,&quot;by&quot;:-1.0,&quot;min&quot;:1,&quot;max&quot;:5}"#), "{html}");
+    assert!(
+        html.contains(r#"<output data-ch-text="/n">2</output>"#),
+        "{html}"
+    );
+}
+
+#[test]
+fn flagged_components_are_not_rendered() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["ok", "bad"]},
+            {"id": "ok", "component": "Text", "props": {"text": "kept"}},
+            {"id": "bad", "component": "Marquee", "props": {"text": "dropped"}}
+        ]),
+        json!({}),
+    );
+    assert!(html.contains("kept") && !html.contains("dropped"), "{html}");
+}
+
+#[test]
+fn surfaces_with_errors_are_refused() {
+    let doc = surface(
+        json!([{"id": "root", "component": "Link", "props": {"text": "x", "href": "javascript:alert(1)"}}]),
+        json!({}),
+    );
+    let issues = render_surface(&doc, &Catalog::default_blog()).unwrap_err();
+    assert!(issues.iter().any(|i| i.code == "unsafe_href"), "{issues:?}");
+}
+
+#[test]
+fn every_catalog_example_renders() {
+    let catalog = Catalog::default_blog();
+    for entry in catalog.entries() {
+        let doc = surface(
+            json!([{"id": "root", "component": entry.name, "props": entry.example}]),
+            json!({
+                "billing": "monthly", "seats": 3, "country": "France", "email": "", "open": false, "tab": "One"
+            }),
+        );
+        let html =
+            render_surface(&doc, &catalog).unwrap_or_else(|e| panic!("{}: {e:?}", entry.name));
+        assert!(html.lines().count() >= 3, "{}: {html}", entry.name);
+        assert!(
+            !html.contains("<script>") && !html.contains(" on"),
+            "{}: {html}",
+            entry.name
+        );
+    }
+}
+
+#[test]
+fn tabs_are_a_radio_group_that_works_without_javascript() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Tabs", "children": ["one", "two"], "props": {"value": {"path": "/tab"}}},
+            {"id": "one", "component": "TabPanel", "props": {"label": "One"}, "children": ["t1"]},
+            {"id": "two", "component": "TabPanel", "props": {"label": "Two"}, "children": ["t2"]},
+            {"id": "t1", "component": "Text", "props": {"text": "first"}},
+            {"id": "t2", "component": "Text", "props": {"text": "second"}}
+        ]),
+        json!({"tab": "Two"}),
+    );
+    assert!(
+        html.contains(r#"id="demo-root-1" value="Two" data-ch-model="/tab" checked>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<label for="demo-root-0">One</label>"#),
+        "{html}"
+    );
+    assert!(html.contains("first") && html.contains("second"));
+}
