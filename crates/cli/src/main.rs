@@ -6,11 +6,12 @@
 
 use std::process::ExitCode;
 
-mod render;
+mod stream;
 
 const USAGE: &str = "usage: surfaces <command> [options]
 commands:
-  render [--catalog FILE] FILE   a surface as published-page HTML";
+  heal                           markdown on stdin, the healed view on stdout
+  stream [--chunk N] [--mode markdown] [--final-only] FILE   streaming parser changes and final document";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,7 +24,8 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        "render" => render::run(rest),
+        "heal" => stream::heal(rest),
+        "stream" => stream::stream(rest),
         other => {
             eprintln!("surfaces: unknown command `{other}` (try `surfaces --help`)");
             ExitCode::from(2)

@@ -149,7 +149,8 @@ struct Seen {
     head: Value,
 }
 
-/// Reads markdown chunk by chunk (see the [module docs](self)).
+/// Reads markdown chunk by chunk: lines applied once, the unfinished line
+/// attached tentatively (see the crate docs).
 #[derive(Debug, Clone)]
 pub struct MarkdownStream {
     decoder: Decoder,

@@ -1,0 +1,91 @@
+//! `surfaces heal` and `surfaces stream` (SPEC.md sections 9 and 11).
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use streaming_parser::MarkdownStream;
+
+/// `surfaces heal`: markdown on stdin, the healed view on stdout.
+pub fn heal(args: &[String]) -> ExitCode {
+    if let Some(extra) = args.first() {
+        return usage(&format!("`heal` takes no arguments, got `{extra}`"));
+    }
+    let mut input = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut input) {
+        return unreadable("standard input", &e);
+    }
+    let text = String::from_utf8_lossy(&input);
+    print_out(streaming_parser::heal(&text).as_bytes())
+}
+
+/// `surfaces stream [--chunk N] [--mode markdown] [--final-only] FILE`.
+pub fn stream(args: &[String]) -> ExitCode {
+    let mut chunk = None;
+    let mut final_only = false;
+    let mut file = None;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--chunk" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) if n > 0 => chunk = Some(n),
+                _ => return usage("`--chunk` needs a positive number of bytes"),
+            },
+            "--mode" => match args.next().map(String::as_str) {
+                Some("markdown") => {}
+                Some(other) => return usage(&format!("unknown `--mode {other}` (markdown)")),
+                None => return usage("`--mode` needs a value: markdown"),
+            },
+            "--final-only" => final_only = true,
+            flag if flag.starts_with("--") => return usage(&format!("unknown option `{flag}`")),
+            path => {
+                if file.replace(path).is_some() {
+                    return usage("`stream` reads one FILE");
+                }
+            }
+        }
+    }
+    let Some(path) = file else {
+        return usage("`stream` needs a FILE");
+    };
+    let input = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) => return unreadable(path, &e),
+    };
+    let mut parser = MarkdownStream::new();
+    let mut out = String::new();
+    let emit = |changes: Vec<serde_json::Value>, out: &mut String| {
+        if !final_only {
+            for change in changes {
+                out.push_str(&change.to_string());
+                out.push('\n');
+            }
+        }
+    };
+    for piece in input.chunks(chunk.unwrap_or(input.len().max(1))) {
+        let changes = parser.push_bytes(piece);
+        emit(changes, &mut out);
+    }
+    let changes = parser.finish();
+    emit(changes, &mut out);
+    out.push_str(&parser.document().to_string());
+    out.push('\n');
+    print_out(out.as_bytes())
+}
+
+fn print_out(bytes: &[u8]) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => unreadable("standard output", &e),
+    }
+}
+
+fn usage(message: &str) -> ExitCode {
+    eprintln!("surfaces: {message}");
+    ExitCode::from(2)
+}
+
+fn unreadable(what: &str, e: &std::io::Error) -> ExitCode {
+    eprintln!("surfaces: cannot use {what}: {e}");
+    ExitCode::from(2)
+}
