@@ -6,12 +6,18 @@
 
 use std::process::ExitCode;
 
+mod render;
 mod stream;
+mod validator;
 
 const USAGE: &str = "usage: surfaces <command> [options]
 commands:
+  render [--catalog FILE] FILE   a surface as published-page HTML
   heal                           markdown on stdin, the healed view on stdout
-  stream [--chunk N] [--mode markdown] [--final-only] FILE   streaming parser changes and final document";
+  stream [--chunk N] [--mode markdown] [--final-only] FILE   streaming parser changes and final document
+  validate [--catalog FILE] FILE...   check surfaces (.json) and markdown bodies (.md)
+  patch --doc FILE --ops FILE [--catalog FILE]   RFC 6902 operations through repair, validation, apply
+  prompt [--catalog FILE]        the catalog prompt for a model";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,8 +30,12 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
+        "render" => render::run(rest),
         "heal" => stream::heal(rest),
         "stream" => stream::stream(rest),
+        "validate" => validator::validate(rest),
+        "patch" => validator::patch(rest),
+        "prompt" => validator::prompt(rest),
         other => {
             eprintln!("surfaces: unknown command `{other}` (try `surfaces --help`)");
             ExitCode::from(2)

@@ -38,6 +38,8 @@
 //! ```
 //!
 //! # Choices where SPEC.md is silent
+//! - Document text larger than 2 MiB is `document_too_large`; text that is
+//!   not JSON, or nests deeper than 128 levels, is `invalid_json`.
 //! - A document that is not an object, or `components` that is not a list, is
 //!   `invalid_surface`; a component that is not an object is
 //!   `invalid_component`; `data` that is not an object is `invalid_data`
@@ -60,4 +62,7 @@ pub mod surface;
 
 pub use catalog::{Catalog, CatalogError, Children, Entry};
 pub use issue::{has_errors, issues_json, Issue, Severity};
-pub use surface::{validate_component, validate_surface, validate_surface_in, Place};
+pub use surface::{
+    parse_document, validate_component, validate_surface, validate_surface_in,
+    validate_surface_text, Place,
+};

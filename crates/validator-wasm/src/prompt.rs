@@ -128,8 +128,48 @@ pub fn catalog_prompt(catalog: &Catalog) -> String {
         );
     }
     out.push_str(ACTION_NOTES);
-    out.push_str(&FENCES.replace("CATALOG", name));
+    out.push_str(FENCES);
+    fence_example(&mut out, catalog);
     out
+}
+
+/// A fence built from the catalog's own components and examples.
+fn fence_example(out: &mut String, catalog: &Catalog) {
+    let container = catalog
+        .entries()
+        .iter()
+        .find(|e| e.children == Children::Any);
+    let leaf = catalog
+        .entries()
+        .iter()
+        .find(|e| e.children == Children::None);
+    line(
+        out,
+        &[
+            "\n```surface {\"id\":\"example\",\"catalog\":\"",
+            catalog.name(),
+            "\"}",
+        ],
+    );
+    let component = |id: &str, entry: &crate::catalog::Entry, children: &str| {
+        let mut c = serde_json::json!({"id": id, "component": entry.name, "props": entry.example});
+        if !children.is_empty() {
+            c["children"] = serde_json::json!([children]);
+        }
+        c.to_string()
+    };
+    match (container, leaf) {
+        (Some(root), Some(leaf)) => {
+            line(out, &[&component("root", root, "item")]);
+            line(out, &[&component("item", leaf, "")]);
+        }
+        _ => {
+            if let Some(first) = catalog.entries().first() {
+                line(out, &[&component("root", first, "")]);
+            }
+        }
+    }
+    line(out, &["```"]);
 }
 
 fn line(out: &mut String, parts: &[&str]) {
@@ -289,11 +329,5 @@ In page surfaces only, a top-level data value may be {"$source": "entries", "que
 const FENCES: &str = r#"
 ## Surfaces in markdown
 
-In a markdown body, write a surface as a fence: the info is surface and a JSON object with the surface id, then one JSON value per line: components in any order, and {"data": {...}} lines merged into data. Close with the same fence.
-
-```surface {"id":"pricing","catalog":"CATALOG"}
-{"data":{"billing":"monthly"}}
-{"id":"root","component":"Stack","children":["title"]}
-{"id":"title","component":"Heading","props":{"text":"Pricing"}}
-```
+In a markdown body, write a surface as a fence: the info is surface and a JSON object with the surface id, then one JSON value per line: components in any order, and {"data": {...}} lines merged into data. Close with the same fence. For example:
 "#;

@@ -28,6 +28,52 @@ pub enum Place {
     Markdown,
 }
 
+/// The largest document text read (a surface, a page or a markdown body):
+/// larger input is refused before parsing.
+pub const MAX_DOCUMENT_BYTES: usize = 2 * 1024 * 1024;
+
+/// Parses document text for validation, refusing what is too large
+/// (`document_too_large`) or not JSON (`invalid_json`, which includes
+/// nesting deeper than 128 levels) with one error issue.
+pub fn parse_document(text: &str) -> Result<Value, Issue> {
+    if text.len() > MAX_DOCUMENT_BYTES {
+        return Err(Issue::error(
+            "document_too_large",
+            "",
+            [
+                "the document is larger than ",
+                &MAX_DOCUMENT_BYTES.to_string(),
+                " bytes; a surface holds at most 200 components and 64 KB of data",
+            ]
+            .concat(),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
+        let detail = e.to_string();
+        let message = if detail.starts_with("recursion limit exceeded") {
+            "the document nests deeper than 128 levels".to_string()
+        } else {
+            ["the document is not valid JSON: ", &detail].concat()
+        };
+        Issue::error("invalid_json", "", message)
+    })
+}
+
+/// Validates surface JSON text: [`parse_document`], then [`validate_surface`].
+///
+/// ```
+/// use validator_wasm::{validate_surface_text, Catalog};
+/// let deep = "[".repeat(100_000);
+/// let issues = validate_surface_text(&deep, &Catalog::default_blog());
+/// assert_eq!(issues[0].code, "invalid_json");
+/// ```
+pub fn validate_surface_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
+    match parse_document(text) {
+        Ok(doc) => validate_surface(&doc, catalog),
+        Err(issue) => vec![issue],
+    }
+}
+
 /// Validates a surface document against `catalog`: every problem of SPEC.md
 /// sections 1 to 6, in document order.
 pub fn validate_surface(doc: &Value, catalog: &Catalog) -> Vec<Issue> {

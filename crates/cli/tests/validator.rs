@@ -1,0 +1,237 @@
+//! `surfaces validate`, `surfaces patch` and `surfaces prompt`, run as the built binary.
+
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn surfaces(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_surfaces"))
+        .args(args)
+        .output()
+        .expect("runs");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A file in a per-test scratch directory.
+fn file(test: &str, name: &str, text: &str) -> String {
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "surfaces-cli-validator-{}-{test}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+fn good_surface() -> Value {
+    json!({"id": "pricing", "kind": "surface", "catalog": "blog@1",
+        "components": [
+            {"id": "root", "component": "Stack", "children": ["title"]},
+            {"id": "title", "component": "Heading", "props": {"text": {"path": "/headline"}}}
+        ],
+        "data": {"headline": "Pricing"}})
+}
+
+fn json_out(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", run.stdout))
+}
+
+#[test]
+fn validate_accepts_a_good_surface() {
+    let f = file("good", "good.json", &good_surface().to_string());
+    let run = surfaces(&["validate", &f]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        json_out(&run),
+        json!({"ok": true, "files": [{"file": f, "ok": true, "issues": []}]})
+    );
+}
+
+#[test]
+fn validate_reports_errors_with_exit_1() {
+    let mut doc = good_surface();
+    doc["components"][1]["props"]["level"] = json!(9);
+    doc["components"][1]["extra"] = json!(1);
+    let bad = file("bad", "bad.json", &doc.to_string());
+    let good = file("bad", "good.json", &good_surface().to_string());
+    let run = surfaces(&["validate", &good, &bad]);
+    assert_eq!(run.code, 1);
+    let out = json_out(&run);
+    assert_eq!(out["ok"], false);
+    assert_eq!(out["files"][0]["ok"], true);
+    assert_eq!(out["files"][1]["ok"], false);
+    assert_eq!(
+        out["files"][1]["issues"],
+        json!([
+            {"severity": "flag", "code": "invalid_prop", "path": "/components/1/props/level", "message": "must be at most 6"},
+            {"severity": "error", "code": "unknown_field", "path": "/components/1/extra",
+             "message": "a component has only id, component, props, children and visible; move \"extra\" into props or remove it"}
+        ])
+    );
+}
+
+#[test]
+fn flags_and_warnings_alone_exit_0() {
+    let mut doc = good_surface();
+    doc["data"] = json!({});
+    let f = file("warn", "warn.json", &doc.to_string());
+    let run = surfaces(&["validate", &f]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        json_out(&run)["files"][0]["issues"][0]["code"],
+        "missing_data"
+    );
+}
+
+#[test]
+fn validate_reads_markdown_bodies_with_surface_and_line() {
+    let body = "# Post\n\n```surface {\"id\":\"pricing\"}\n{\"id\":\"root\",\"component\":\"Stack\",\"children\":[\"x\"]}\nnot json\n```\n";
+    let f = file("md", "post.md", body);
+    let run = surfaces(&["validate", &f]);
+    assert_eq!(run.code, 1);
+    let issues = json_out(&run)["files"][0]["issues"].clone();
+    assert_eq!(issues[0]["code"], "unresolved_child");
+    assert_eq!(issues[0]["surface"], "pricing");
+    assert_eq!(issues[0]["line"], 4);
+    assert_eq!(issues[1]["code"], "invalid_line");
+    assert_eq!(issues[1]["line"], 5);
+}
+
+#[test]
+fn validate_with_a_user_catalog() {
+    let catalog = json!({"catalog": "mini@1", "components": {
+        "Box": {"children": "any", "props": {"type": "object"}, "example": {}}}});
+    let c = file("cat", "catalog.json", &catalog.to_string());
+    let doc = json!({"components": [{"id": "root", "component": "Box"}, {"id": "h", "component": "Heading"}]});
+    let f = file("cat", "doc.json", &doc.to_string());
+    let run = surfaces(&["validate", "--catalog", &c, &f]);
+    assert_eq!(run.code, 1);
+    let issues = json_out(&run)["files"][0]["issues"].clone();
+    let codes: Vec<&str> = issues
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["unreachable", "unknown_component"]);
+}
+
+#[test]
+fn broken_json_is_an_issue_not_a_crash() {
+    let f = file("broken", "broken.json", "{\"components\": [");
+    let run = surfaces(&["validate", &f]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        json_out(&run)["files"][0]["issues"][0]["code"],
+        "invalid_json"
+    );
+    let deep = file("broken", "deep.json", &"[".repeat(100_000));
+    let run = surfaces(&["validate", &deep]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        json_out(&run)["files"][0]["issues"][0]["code"],
+        "invalid_json"
+    );
+}
+
+#[test]
+fn bad_usage_and_unreadable_input_exit_2_with_one_line() {
+    for args in [
+        vec!["validate"],
+        vec!["validate", "/nonexistent/x.json"],
+        vec!["validate", "--catalog"],
+        vec!["validate", "--colour", "x", "a.json"],
+        vec!["patch", "--doc", "x.json"],
+        vec!["prompt", "extra"],
+        vec!["prompt", "--catalog", "/nonexistent/c.json"],
+    ] {
+        let run = surfaces(&args);
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty());
+    }
+    let bad_catalog = file(
+        "usage",
+        "bad-catalog.json",
+        r#"{"catalog":"x","components":{"A":{"props":{"type":"object","pattern":"x"}}}}"#,
+    );
+    let doc = file("usage", "doc.json", "{}");
+    let run = surfaces(&["validate", "--catalog", &bad_catalog, &doc]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("unknown_keyword"), "{}", run.stderr);
+}
+
+#[test]
+fn patch_applies_repairs_and_refuses() {
+    let doc = file(
+        "patch",
+        "doc.json",
+        &json!({"sections": [{"kind": "prose", "text": "hi"}, good_surface()]}).to_string(),
+    );
+    let ops = json!([
+        {"op": "add", "path": "/sections/1/components/title/props/level", "value": 3},
+        {"op": "add", "path": "/sections/1/components/-", "value": {"id": "note", "component": "Text", "props": {"text": "x"}}},
+        {"op": "add", "path": "/sections/1/components/0/children/-", "value": "note"},
+        {"op": "add", "path": "/sections/1/components/0/children/-", "value": "ghost"}
+    ]);
+    let ops = file("patch", "ops.json", &ops.to_string());
+    let run = surfaces(&["patch", "--doc", &doc, "--ops", &ops]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = json_out(&run);
+    assert_eq!(out["applied"], json!([0, 1, 2]));
+    assert_eq!(out["repairs"][0]["code"], "rewrite_path");
+    assert_eq!(
+        out["repairs"][0]["to"],
+        "/sections/1/components/1/props/level"
+    );
+    assert_eq!(
+        out["document"]["sections"][1]["components"][0]["children"],
+        json!(["title", "note"])
+    );
+    assert_eq!(out["refused"][0]["code"], "VALIDATION_FAILED");
+    assert_eq!(out["refused"][0]["op"], 3);
+    assert_eq!(out["refused"][0]["issues"][0]["code"], "unresolved_child");
+    assert_eq!(
+        out["refused"][0]["issues"][0]["path"],
+        "/sections/1/components/0/children/2"
+    );
+
+    let clean = file(
+        "patch",
+        "clean.json",
+        &json!([{"op": "test", "path": "/sections/0/kind", "value": "prose"}]).to_string(),
+    );
+    let run = surfaces(&["patch", "--doc", &doc, "--ops", &clean]);
+    assert_eq!(run.code, 0);
+    assert_eq!(json_out(&run)["applied"], json!([0]));
+}
+
+#[test]
+fn prompt_is_deterministic_text_for_any_catalog() {
+    let a = surfaces(&["prompt"]);
+    let b = surfaces(&["prompt"]);
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout);
+    for needle in ["### pricing-table", "- formatCurrency:", "## Conditions", "## Actions", "```surface {\"id\":\"example\",\"catalog\":\"blog@1\"}\n{\"id\":\"root\",\"component\":\"Stack\""] {
+        assert!(a.stdout.contains(needle), "{needle}");
+    }
+    let catalog = json!({"catalog": "mini@1", "components": {
+        "Box": {"description": "A box.", "children": "any", "props": {"type": "object", "properties": {"pad": {"type": "integer", "minimum": 0, "maximum": 4}}}, "example": {"pad": 1}}}});
+    let c = file("prompt", "catalog.json", &catalog.to_string());
+    let run = surfaces(&["prompt", "--catalog", &c]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("### Box\nA box.\nChildren: any components.\nProps:\n- pad: integer, 0 to 4\nExample props: {\"pad\":1}"), "{}", run.stdout);
+    assert!(!run.stdout.contains("Heading"));
+}
