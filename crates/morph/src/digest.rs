@@ -1,6 +1,5 @@
 //! Change detection: which sections' HTML differs from what was last applied.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -22,7 +21,8 @@ pub fn fnv1a(text: &str) -> u64 {
 /// The hash of each section's HTML as last applied, by `data-section-id`.
 #[derive(Debug, Default)]
 pub struct Ledger {
-    applied: BTreeMap<String, u64>,
+    /// Sorted by key (a sorted vector is smaller in wasm than a map).
+    applied: Vec<(String, u64)>,
 }
 
 impl Ledger {
@@ -37,36 +37,44 @@ impl Ledger {
     /// ```
     pub fn record(&mut self, key: &str, html: &str) -> bool {
         let hash = fnv1a(html);
-        match self.applied.get_mut(key) {
-            Some(old) if *old == hash => false,
-            Some(old) => {
-                *old = hash;
-                true
-            }
-            None => {
-                self.applied.insert(key.into(), hash);
+        match self.find(key) {
+            Ok(at) => match self.applied.get_mut(at) {
+                Some(slot) if slot.1 != hash => {
+                    slot.1 = hash;
+                    true
+                }
+                _ => false,
+            },
+            Err(at) => {
+                self.applied.insert(at, (key.into(), hash));
                 true
             }
         }
     }
 
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.applied.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
     /// Whether `html` is what the section `key` last received.
     pub fn unchanged(&self, key: &str, html: &str) -> bool {
-        self.applied.get(key) == Some(&fnv1a(html))
+        self.find(key)
+            .ok()
+            .and_then(|at| self.applied.get(at))
+            .is_some_and(|(_, h)| *h == fnv1a(html))
     }
 
     /// Forgets every section not in `present`, returning their keys (sorted):
     /// a whole document without them removed them.
     pub fn keep_only(&mut self, present: &[String]) -> Vec<String> {
-        let gone: Vec<String> = self
-            .applied
-            .keys()
-            .filter(|k| !present.contains(k))
-            .cloned()
-            .collect();
-        for key in &gone {
-            self.applied.remove(key);
-        }
+        let mut gone = Vec::new();
+        self.applied.retain(|(k, _)| {
+            let keep = present.contains(k);
+            if !keep {
+                gone.push(k.clone());
+            }
+            keep
+        });
         gone
     }
 }

@@ -8,7 +8,6 @@
 //! set* holds the persistent keys of itself and its descendants; two elements
 //! whose id sets intersect are the same part of the page.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -38,7 +37,8 @@ pub fn key(kind: usize, value: &str) -> String {
 /// ```
 #[derive(Debug, Default)]
 pub struct Keys {
-    ids: BTreeMap<String, u32>,
+    /// Key text to number, sorted by text.
+    ids: Vec<(String, u32)>,
     seen: Vec<Seen>,
 }
 
@@ -54,11 +54,15 @@ impl Keys {
     /// Records an element with key `key` and tag `tag` in the old tree
     /// (`old`) or the new; returns the key's number.
     pub fn intern(&mut self, key: &str, tag: &str, old: bool) -> u32 {
-        let next = self.seen.len() as u32;
-        let id = *self.ids.entry(key.into()).or_insert(next);
-        if id == next {
-            self.seen.push(Seen::default());
-        }
+        let id = match self.ids.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
+            Ok(at) => self.ids.get(at).map_or(0, |(_, id)| *id),
+            Err(at) => {
+                let id = self.seen.len() as u32;
+                self.ids.insert(at, (key.into(), id));
+                self.seen.push(Seen::default());
+                id
+            }
+        };
         if let Some(seen) = self.seen.get_mut(id as usize) {
             if old {
                 seen.old += 1;

@@ -145,6 +145,7 @@
 //! section), so a one-section change costs that section. The keys that
 //! changed (added, changed, removed) go to `onMorph` and are returned by
 //! `flush()`.
+#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![forbid(unsafe_code)]
 extern crate alloc;
 

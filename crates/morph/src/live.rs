@@ -2,9 +2,10 @@
 //! the crate docs; this file follows them step by step.
 
 use alloc::string::String;
+use core::sync::atomic::{AtomicU32, Ordering};
 use alloc::vec::Vec;
 
-use js_sys::{Map, WeakMap};
+use js_sys::{Map, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -33,13 +34,13 @@ extern "C" {
     fn move_before(this: &Movable, node: &Node, child: Option<&Node>) -> Result<(), JsValue>;
 }
 
-thread_local! {
-    /// The server's `open` for each `<details>` and `<dialog>` as last
-    /// applied, to tell the person's toggling from the server's.
-    static SERVER_OPEN: WeakMap = WeakMap::new();
-    /// Tells one morph's outlines from the next.
-    static OUTLINE_STAMP: core::cell::Cell<u32> = const { core::cell::Cell::new(0) };
-}
+/// Where the server's `open` for a `<details>` or `<dialog>`, as last
+/// applied, is kept on the element, to tell the person's toggling from the
+/// server's.
+const SERVER_OPEN: &str = "__morphServerOpen";
+
+/// Tells one morph's outlines from the next.
+static OUTLINE_STAMP: AtomicU32 = AtomicU32::new(0);
 
 /// How to morph.
 #[derive(Debug, Default, Clone)]
@@ -226,7 +227,7 @@ fn morph_range(
     let active = doc.active_element().filter(|a| target.contains(Some(a)));
     let saved = Saved::take(&doc, target, active.as_ref());
     let mut m = Morph {
-        has_move_before: js_sys::Reflect::has(&root, &"moveBefore".into()).unwrap_or(false),
+        has_move_before: Reflect::has(&root, &"moveBefore".into()).unwrap_or(false),
         doc,
         options,
         root: root.clone(),
@@ -638,7 +639,9 @@ impl Morph<'_> {
     /// disclosure or dialog the person opened or closed stays so otherwise.
     fn morph_open(&mut self, old: &Element, new: &Element) {
         let server = new.has_attribute("open");
-        let before = SERVER_OPEN.with(|m| m.get(old).as_bool());
+        let before = Reflect::get(old, &SERVER_OPEN.into())
+            .ok()
+            .and_then(|v| v.as_bool());
         let before = before.unwrap_or_else(|| old.has_attribute("open"));
         if server != before {
             match old.dyn_ref::<HtmlDialogElement>() {
@@ -649,7 +652,7 @@ impl Morph<'_> {
             }
             self.mark(old);
         }
-        SERVER_OPEN.with(|m| m.set(old, &JsValue::from_bool(server)));
+        let _ = Reflect::set(old, &SERVER_OPEN.into(), &JsValue::from_bool(server));
     }
 
     /// Notes a change at `node` (its element, or its parent for text),
@@ -677,10 +680,7 @@ impl Morph<'_> {
         }
         let ms = self.options.outline_ms;
         if ms > 0 && !changed.is_empty() {
-            let stamp = OUTLINE_STAMP.with(|s| {
-                s.set(s.get().wrapping_add(1));
-                s.get().to_string()
-            });
+            let stamp = decimal(OUTLINE_STAMP.fetch_add(1, Ordering::Relaxed));
             for el in &changed {
                 let _ = el.set_attribute(OUTLINE_ATTRIBUTE, &stamp);
             }
@@ -703,6 +703,19 @@ impl Morph<'_> {
     }
 }
 
+/// `n` in decimal (without `core::fmt`, which the wasm leaves out).
+fn decimal(mut n: u32) -> String {
+    let mut digits = alloc::vec::Vec::new();
+    loop {
+        digits.push(b'0' + (n % 10) as u8);
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    digits.iter().rev().map(|&d| char::from(d)).collect()
+}
+
 fn state_flag(name: &str, presence_changed: bool) -> u8 {
     match name {
         "value" => VALUE,
@@ -716,13 +729,12 @@ fn state_flag(name: &str, presence_changed: bool) -> u8 {
 /// seen yet (new ones, or the page's first render): at this moment their
 /// live state is the server's.
 fn record_unseen_open(root: &Node) {
-    SERVER_OPEN.with(|m| {
-        for el in elements(&select_all(root, "details,dialog")) {
-            if !m.has(&el) {
-                m.set(&el, &JsValue::from_bool(el.has_attribute("open")));
-            }
+    let key = JsValue::from(SERVER_OPEN);
+    for el in elements(&select_all(root, "details,dialog")) {
+        if !Reflect::has(&el, &key).unwrap_or(true) {
+            let _ = Reflect::set(&el, &key, &JsValue::from_bool(el.has_attribute("open")));
         }
-    });
+    }
 }
 
 /// Focus, caret and scroll as the person left them.

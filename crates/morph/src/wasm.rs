@@ -16,6 +16,20 @@ use crate::digest::Ledger;
 use crate::gate::{Decision, Gate, Pending};
 use crate::live::{self, Options};
 
+/// A free-list allocator a few hundred bytes long: the preview allocates
+/// and frees strings on every morph, so a leaking bump allocator would grow.
+#[global_allocator]
+static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
+    lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
+
+/// Nothing here panics on any input; if something did, trap rather than
+/// carry std's formatting machinery.
+#[cfg(not(feature = "std"))]
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    core::arch::wasm32::unreachable()
+}
+
 fn read_options(options: &JsValue) -> Options {
     let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
     Options {
@@ -124,7 +138,7 @@ fn offer(state: &Rc<RefCell<State>>) {
             if let Some(win) = win {
                 let _ = win.set_timeout_with_callback_and_timeout_and_arguments_0(
                     fire.unchecked_ref(),
-                    (at - now).ceil() as i32,
+                    (at - now) as i32 + 1,
                 );
             }
         }

@@ -1,0 +1,87 @@
+// Runs in the page: times one morph of `old` into `new` per library and
+// iteration (libraries interleaved), from a fresh copy of `old` each time.
+import init, { morph, Preview } from '/morph.js';
+import { Idiomorph } from '/idiomorph.js';
+import morphdom from '/morphdom.js';
+
+await init({ module_or_path: '/morph_bg.wasm' });
+
+const text = (url) => fetch(url).then((r) => r.text());
+
+// A 30-section page; `changed` is the section whose text differs.
+function sectionHtml(s, version) {
+  const items = Array.from({ length: 20 }, (_, i) =>
+    `<li data-component-id="s${s}-c${i}"><h3>Item ${i}</h3><p class="body">Text ${i} of section ${s}, version ${i === 7 ? version : 0}.</p><a href="/s/${s}/${i}">more</a></li>`).join('');
+  return `<section data-section-id="s${s}"><h2>Section ${s}</h2><ul>${items}</ul></section>`;
+}
+const sectionPage = (changed, version) =>
+  Array.from({ length: 30 }, (_, s) => sectionHtml(s, s === changed ? version : 0)).join('');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+};
+
+function time(fn) {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+// `cases`: [name, old, new, {lib: (container, newHtml) => void}]
+function run(n, name, oldHtml, newHtml, libs) {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const times = Object.fromEntries(Object.keys(libs).map((k) => [k, []]));
+  for (let i = 0; i < n + 2; i++) {
+    for (const [lib, fn] of Object.entries(libs)) {
+      container.innerHTML = oldHtml;
+      container.getBoundingClientRect(); // the page is laid out, as a live preview is
+      const t = time(() => fn(container, newHtml));
+      if (i >= 2) times[lib].push(t); // two warm-up rounds
+    }
+  }
+  container.remove();
+  return { name, ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])) };
+}
+
+const whole = {
+  morph: (c, html) => morph(c, html),
+  idiomorph: (c, html) => Idiomorph.morph(c, html, { morphStyle: 'innerHTML' }),
+  morphdom: (c, html) => morphdom(c, `<div>${html}</div>`, { childrenOnly: true }),
+};
+
+// One section: each library morphs only that section's element.
+const one = (key) => ({
+  morph: (c, html) => morph(c.querySelector(`[data-section-id="${key}"]`), html, { outer: true }),
+  idiomorph: (c, html) => Idiomorph.morph(c.querySelector(`[data-section-id="${key}"]`), html, { morphStyle: 'outerHTML' }),
+  morphdom: (c, html) => morphdom(c.querySelector(`[data-section-id="${key}"]`), html),
+});
+
+window.runBench = async (n) => {
+  const rows = [];
+  for (const pair of ['checkboxes', 'html5', 'table']) {
+    const [a, b] = await Promise.all([text(`/${pair}.old.html`), text(`/${pair}.new.html`)]);
+    rows.push(run(n, pair, a, b, whole));
+  }
+  const oldPage = sectionPage(12, 0);
+  const newPage = sectionPage(12, 1);
+  rows.push(run(n, '30 sections, whole page', oldPage, newPage, whole));
+  rows.push(run(n, '30 sections, the one section', oldPage, sectionHtml(12, 1), one('s12')));
+  // The scheduler: it knows the other 29 sections did not change.
+  const preview = (c, html) => {
+    const p = new Preview(c, {});
+    p.update(oldPage); // what the preview showed (ledger primed)
+    p.update(html);
+    p.flush();
+    p.free();
+  };
+  const primed = run(n, '30 sections, Preview.update', oldPage, newPage, {
+    morph: preview,
+    idiomorph: whole.idiomorph,
+    morphdom: whole.morphdom,
+  });
+  rows.push(primed);
+  return rows;
+};
+window.benchReady = true;
