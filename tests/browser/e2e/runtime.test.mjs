@@ -1,0 +1,455 @@
+// The interaction runtime in Chromium: pages of server-rendered surfaces
+// (fixtures in ./runtime/, and one rendered by `surfaces render`) served on
+// 127.0.0.1 with the runtime from dist/site/ (or $SURFACE_SITE, a folder
+// holding manifest.json, surface.<hash>.js and surface.<hash>.wasm).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { launch, startServer, PAGE_CSP, root } from './harness.mjs';
+
+const site = resolve(root, process.env.SURFACE_SITE ?? 'dist/site');
+const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
+const fixtures = join(root, 'tests/browser/e2e/runtime');
+const STRICT_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'";
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
+
+// Spellings of hrefs the safe-href rule refuses (SPEC.md section 5).
+const UNSAFE_HREFS = [
+  'javascript:alert(1)',
+  'JaVaScRiPt:alert(1)',
+  ' javascript:alert(1)',
+  'java\tscript:alert(1)',
+  'java\nscript:alert(1)',
+  'java\rscript:alert(1)',
+  '\u0001javascript:alert(1)',
+  '\u0000javascript:alert(1)',
+  'javascript\u0000:alert(1)',
+  '\u000bjavascript:alert(1)',
+  '//evil.example/x',
+  '\\\\evil.example\\x',
+  '/\\evil.example',
+  '\t//evil.example',
+  'data:text/html,<script>alert(1)</script>',
+  'DATA:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+  'vbscript:msgbox(1)',
+  'VBScript:msgbox(1)',
+  'file:///etc/passwd',
+  'jav&#x61;script:alert(1)',
+  'relative/path',
+  'https:',
+  '',
+];
+const SAFE_HREFS = ['/pricing', '#faq', 'https://example.com/a', 'HTTP://example.com/b'];
+
+function hrefsFragment() {
+  const radios = [...UNSAFE_HREFS, ...SAFE_HREFS]
+    .map((h, i) => `<label><input type="radio" name="h-href" id="href-${i}" value="v${i}" data-ch-value="${escapeAttr(JSON.stringify(h))}" data-ch-model="/href"> ${i}</label>`)
+    .join('\n');
+  const buttons = UNSAFE_HREFS.map(
+    (h, i) => `<button type="button" id="nav-${i}" data-ch-action="${escapeAttr(JSON.stringify({ action: 'navigate', href: h }))}">go ${i}</button>`,
+  ).join('\n');
+  return readFileSync(join(fixtures, 'hrefs.html'), 'utf8').replace('<div id="choices"></div>', `${radios}\n${buttons}`);
+}
+
+/** A published page: the fragment, the documented style rule, the runtime. */
+function pageHtml(fragment, { observe = false } = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>runtime</title>
+<style>[data-ch-visible][hidden]{display:none!important}</style>
+${observe ? '<script type="module" src="/fixtures/observe.js"></script>' : ''}
+<script type="module" src="/_cloudhal/${manifest['surface.js']}"></script>
+</head><body>${fragment}</body></html>`;
+}
+
+let browser, server;
+const pages = {};
+for (const name of ['bindings', 'functions', 'checks', 'multi', 'proto', 'csp', 'keyboard', 'actions', 'quiet']) {
+  const fragment = readFileSync(join(fixtures, `${name}.html`), 'utf8');
+  pages[`/p/${name}.html`] = pageHtml(fragment, { observe: name === 'quiet' });
+  pages[`/strict/${name}.html`] = pageHtml(fragment);
+}
+pages['/p/hrefs.html'] = pageHtml(hrefsFragment());
+pages['/p/landing.html'] = '<!doctype html><title>landing</title><p id="landed">landed</p>';
+
+before(async () => {
+  pages['/p/rendered.html'] = pageHtml(renderFixture('pricing.surface.json'));
+  browser = await launch();
+  server = await startServer({
+    mounts: { '/_cloudhal/': relative(root, site), '/fixtures/': 'tests/browser/e2e/runtime' },
+    csp: (path) => (path.startsWith('/strict/') ? STRICT_CSP : PAGE_CSP),
+    pages,
+  });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The HTML `surfaces render` prints for a fixture surface. */
+function renderFixture(file) {
+  return execFileSync('cargo', ['run', '-q', '--release', '--bin', 'surfaces', '--', 'render', join(fixtures, file)], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+}
+
+/** Opens a page and waits until the runtime has hydrated it. */
+async function open(path, { ready = '#plus', context } = {}) {
+  const page = await (context ?? browser).newPage();
+  const consoleMessages = [];
+  const errors = [];
+  const dialogs = [];
+  page.on('console', (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    d.dismiss();
+  });
+  await page.goto(server.origin + path);
+  await page.waitForLoadState('networkidle');
+  return { page, consoleMessages, errors, dialogs, ready };
+}
+
+const text = (page, sel) => page.locator(sel).textContent();
+const hidden = (page, sel) => page.locator(sel).evaluate((e) => e.hidden);
+const attr = (page, sel, name) => page.locator(sel).getAttribute(name);
+
+test('text bindings: pointers and bindings show the state as text', async () => {
+  const { page, errors } = await open('/p/bindings.html');
+  await page.click('#plus');
+  assert.equal(await text(page, '#seats-text'), '4');
+  assert.equal(await text(page, '#seats-json'), '4');
+  assert.equal(await text(page, '#headline'), 'Pricing');
+  assert.deepEqual(errors, []);
+});
+
+test('models: range and number write numbers, text writes strings', async () => {
+  const { page } = await open('/p/bindings.html');
+  await page.locator('#seats').fill('5');
+  assert.equal(await text(page, '#seats-text'), '5');
+  assert.equal(await hidden(page, '#is-five'), false, 'the range wrote the number 5');
+  assert.equal(await hidden(page, '#is-five-text'), true, 'not the string "5"');
+  await page.locator('#qty').fill('7');
+  assert.equal(await text(page, '#qty-text'), '7');
+  assert.equal(await hidden(page, '#qty-seven'), false);
+  await page.locator('#note').fill('typed <b>text</b>');
+  assert.equal(await text(page, '#note-text'), 'typed <b>text</b>');
+  assert.equal(await page.locator('#note-text b').count(), 0);
+});
+
+test('models: an emptied number field writes null', async () => {
+  const { page } = await open('/p/bindings.html');
+  await page.locator('#qty').fill('');
+  assert.equal(await text(page, '#qty-text'), '');
+});
+
+test('models: checkboxes write booleans, radios their value or data-ch-value literal, selects the option', async () => {
+  const { page } = await open('/p/bindings.html');
+  await page.check('#agree');
+  assert.equal(await hidden(page, '#agreed'), false);
+  assert.equal(await hidden(page, '#c-not'), true);
+  await page.check('#yearly');
+  assert.equal(await hidden(page, '#yearly-note'), false);
+  await page.check('#plan-24');
+  assert.equal(await hidden(page, '#plan-24-note'), false, 'data-ch-value="24" wrote the number 24');
+  await page.selectOption('#country', 'de');
+  assert.equal(await text(page, '#country-text'), 'de');
+  await page.selectOption('#country', 'null');
+  assert.equal(await hidden(page, '#no-country'), false, 'data-ch-value="null" wrote null');
+  assert.equal(await text(page, '#country-text'), '');
+});
+
+test('conditions: eq, ne, gt, lt, and, or, not, path, missing paths and string order', async () => {
+  const { page } = await open('/p/bindings.html');
+  assert.equal(await hidden(page, '#c-path'), true);
+  await page.click('#toggle'); // before /agree disables it
+  assert.equal(await hidden(page, '#c-path'), false);
+  assert.equal(await hidden(page, '#c-missing'), false);
+  assert.equal(await hidden(page, '#c-string-order'), false);
+  assert.equal(await hidden(page, '#c-ne'), true);
+  assert.equal(await hidden(page, '#c-and'), true);
+  assert.equal(await hidden(page, '#c-or'), true);
+  await page.check('#yearly');
+  assert.equal(await hidden(page, '#c-ne'), false);
+  assert.equal(await hidden(page, '#c-or'), false);
+  assert.equal(await hidden(page, '#c-and'), true);
+  await page.check('#agree');
+  assert.equal(await hidden(page, '#c-and'), false);
+  await page.locator('#seats').fill('11');
+  assert.equal(await hidden(page, '#c-gt'), false);
+  assert.equal(await hidden(page, '#c-lt'), true);
+  await page.locator('#seats').fill('2');
+  assert.equal(await hidden(page, '#c-gt'), true);
+  assert.equal(await hidden(page, '#c-lt'), false);
+  await page.locator('#note').fill('aardvark');
+  assert.equal(await hidden(page, '#c-string-order'), true);
+});
+
+test('actions: increment clamps, toggle flips (missing becomes true), set takes literals and bindings, lists run in order', async () => {
+  const { page } = await open('/p/bindings.html');
+  for (let i = 0; i < 5; i++) await page.click('#plus');
+  assert.equal(await text(page, '#seats-text'), '6', 'max 6');
+  assert.equal(await page.locator('#seats').inputValue(), '6', 'the model follows the state');
+  for (let i = 0; i < 5; i++) await page.click('#minus');
+  assert.equal(await text(page, '#seats-text'), '1', 'by -2, min 1');
+  await page.click('#toggle-new');
+  assert.equal(await text(page, '#fresh'), 'true');
+  await page.click('#toggle-new');
+  assert.equal(await text(page, '#fresh'), 'false');
+  await page.click('#set-pro');
+  assert.equal(await text(page, '#level'), 'pro');
+  await page.click('#set-from');
+  assert.equal(await text(page, '#level'), 'hi');
+  await page.click('#many');
+  assert.equal(await text(page, '#seats-text'), '6');
+  assert.equal(await hidden(page, '#yearly-note'), false);
+  assert.equal(await page.locator('#yearly').isChecked(), true, 'the radio follows the state');
+});
+
+test('actions: reset restores the initial state at a path, or all of it', async () => {
+  const { page } = await open('/p/bindings.html');
+  await page.click('#plus');
+  await page.click('#set-pro');
+  await page.click('#reset-seats');
+  assert.equal(await text(page, '#seats-text'), '3');
+  assert.equal(await text(page, '#level'), 'pro');
+  await page.click('#plus');
+  await page.check('#agree');
+  await page.click('#reset-all');
+  assert.equal(await text(page, '#seats-text'), '3');
+  assert.equal(await text(page, '#level'), 'basic');
+  assert.equal(await page.locator('#agree').isChecked(), false);
+  assert.equal(await page.locator('#seats').inputValue(), '3');
+});
+
+test('data-ch-attr: aria-*, data-*, disabled, value and checked are set; on*, style, src, srcdoc and others never', async () => {
+  const { page } = await open('/p/bindings.html');
+  assert.equal(await attr(page, '#toggle', 'aria-pressed'), 'false');
+  await page.click('#toggle-inner'); // a click inside the button reaches its action
+  assert.equal(await attr(page, '#toggle', 'aria-pressed'), 'true');
+  assert.equal(await page.locator('#mirror-check').isChecked(), true);
+  await page.click('#set-pro');
+  assert.equal(await attr(page, '#toggle', 'data-state'), 'pro');
+  assert.equal(await page.locator('#mirror').inputValue(), 'pro');
+  assert.equal(await attr(page, '#toggle', 'disabled'), null);
+  await page.check('#agree');
+  assert.equal(await attr(page, '#toggle', 'disabled'), '');
+  const refused = await page.locator('#refused-attrs').evaluate((e) => e.getAttributeNames().sort());
+  assert.deepEqual(refused, ['data-ch-attr', 'data-note', 'id']);
+  assert.equal(await attr(page, '#refused-attrs', 'data-note'), 'hi');
+});
+
+test('functions: Intl formatting in two locales and the rest of the set', async () => {
+  const { page } = await open('/p/functions.html', { ready: '#price' });
+  const expected = await page.evaluate(() => ({
+    curUs: new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(1234.5),
+    curDe: new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(1234.5),
+    numUs: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2 }).format(1234.5),
+    numFr: new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 }).format(1234.5),
+    pct: new Intl.NumberFormat('en-US', { style: 'percent' }).format(0.256),
+    dateUs: new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2024-03-05')),
+    dateDe: new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date('2024-03-05')),
+    jpy: new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY' }).format(1234.5),
+  }));
+  assert.equal(await text(page, '#cur-us'), expected.curUs);
+  assert.equal(await text(page, '#cur-de'), expected.curDe);
+  assert.match(expected.curDe, /1\.234,50\s€/);
+  assert.equal(await text(page, '#num-us'), expected.numUs);
+  assert.equal(await text(page, '#num-fr'), expected.numFr);
+  assert.equal(await text(page, '#pct'), expected.pct);
+  assert.equal(await text(page, '#date-us'), 'March 5, 2024');
+  assert.equal(await text(page, '#date-de'), expected.dateDe);
+  assert.equal(await text(page, '#date-ms'), '01/01/1970');
+  assert.equal(await text(page, '#plural-en-1'), '1 seat');
+  assert.equal(await text(page, '#plural-en-0'), '0 seats');
+  assert.equal(await text(page, '#plural-fr-0'), '0 siège', 'French: 0 is "one"');
+  assert.equal(await text(page, '#plural-zero'), 'none');
+  assert.equal(await text(page, '#concat'), 'Hi Ada, 0.256true');
+  assert.equal(await text(page, '#length'), '5');
+  assert.equal(await text(page, '#length-list'), '3');
+  assert.equal(await text(page, '#nested'), `${expected.jpy} / 3`);
+  assert.equal(await text(page, '#bad-call'), 'as rendered', 'an unknown function leaves the text as rendered');
+  await page.locator('#price').fill('2');
+  assert.equal(await text(page, '#cur-de'), await page.evaluate(() => new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(2)));
+});
+
+test('checks: aria-invalid and the first failing message, from the first change on', async () => {
+  const { page } = await open('/p/checks.html', { ready: '#email' });
+  assert.equal(await attr(page, '#email', 'aria-invalid'), null, 'an untouched form shows no errors');
+  assert.equal(await text(page, '#c-email-msg'), '');
+  await page.locator('#email').fill('x');
+  assert.equal(await attr(page, '#email', 'aria-invalid'), 'true');
+  assert.equal(await text(page, '#c-email-msg'), 'Enter an email address');
+  await page.locator('#email').fill('');
+  assert.equal(await text(page, '#c-email-msg'), 'An email is required', 'the first failing check speaks');
+  await page.locator('#email').fill('ada@example.com');
+  assert.equal(await attr(page, '#email', 'aria-invalid'), null);
+  assert.equal(await text(page, '#c-email-msg'), '');
+  assert.equal(await text(page, '#other'), 'other', 'only the first described-by element is written');
+  await page.locator('#name').fill('A');
+  assert.equal(await text(page, '#c-name-msg'), 'At least 2 letters');
+  await page.locator('#name').fill('Adaline');
+  assert.equal(await text(page, '#c-name-msg'), 'At most 5 letters');
+  await page.locator('#name').fill('Ada');
+  assert.equal(await text(page, '#c-name-msg'), '');
+  await page.locator('#age').fill('12');
+  assert.equal(await text(page, '#c-age-msg'), '18 to 99');
+  await page.locator('#age').fill('30');
+  assert.equal(await text(page, '#c-age-msg'), '');
+});
+
+test('surfaces are independent; a malformed state is left as rendered while the others run', async () => {
+  const { page, errors } = await open('/p/multi.html', { ready: '#one-plus' });
+  await page.click('#one-plus');
+  await page.click('#two-plus');
+  await page.click('#two-plus');
+  assert.equal(await text(page, '#one-count'), '2');
+  assert.equal(await text(page, '#two-count'), '12');
+  await page.click('#broken-plus');
+  assert.equal(await text(page, '#broken-count'), 'as rendered');
+  assert.equal(await text(page, '#array-count'), 'as rendered', 'a state that is not an object is refused too');
+  assert.deepEqual(errors, []);
+});
+
+test('data holding markup and </script> is shown as text, never run', async () => {
+  const { page, dialogs } = await open('/p/multi.html', { ready: '#one-plus' });
+  assert.equal(await text(page, '#evil'), '<img src=x onerror="window.pwned=1">');
+  assert.equal(await text(page, '#close'), '</script><script>window.pwned=2</script>');
+  assert.equal(await page.locator('img').count(), 0);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(dialogs, []);
+});
+
+test(`unsafe hrefs are refused (${UNSAFE_HREFS.length} spellings), safe ones applied`, async () => {
+  const { page, dialogs } = await open('/p/hrefs.html', { ready: '#link' });
+  const before = page.url();
+  for (let i = 0; i < UNSAFE_HREFS.length; i++) {
+    await page.check(`#href-${i}`);
+    assert.equal(await attr(page, '#link', 'href'), '/start', `data-ch-attr refused ${JSON.stringify(UNSAFE_HREFS[i])}`);
+    await page.click(`#nav-${i}`);
+    assert.equal(page.url(), before, `navigate refused ${JSON.stringify(UNSAFE_HREFS[i])}`);
+  }
+  for (let j = 0; j < SAFE_HREFS.length; j++) {
+    await page.check(`#href-${UNSAFE_HREFS.length + j}`);
+    assert.equal(await attr(page, '#link', 'href'), SAFE_HREFS[j]);
+  }
+  assert.deepEqual(dialogs, []);
+});
+
+test('prototype paths are refused for reads, models and actions', async () => {
+  const { page } = await open('/p/proto.html', { ready: '#x-set' });
+  assert.equal(await text(page, '#proto-text'), 'as rendered', 'a refused path is never read');
+  await page.locator('#proto-model').fill('typed');
+  await page.locator('#ctor-model').fill('typed');
+  await page.click('#proto-set');
+  await page.click('#ctor-set');
+  assert.equal(await text(page, '#proto-text'), 'as rendered');
+  assert.equal(await page.evaluate(() => ({}).polluted), undefined);
+  await page.click('#x-set');
+  assert.equal(await text(page, '#x'), 'changed', 'the runtime still runs');
+});
+
+test('actions: copy, share falling back to copy, scrollTo, navigate to safe hrefs', async () => {
+  const context = await browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  const { page } = await open('/p/actions.html', { ready: '#copy', context });
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  await page.click('#copy');
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'SAVE-10'));
+  await page.click('#copy-call');
+  await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'code: SAVE-10'));
+  const canShare = await page.evaluate(() => typeof navigator.share === 'function');
+  if (!canShare) {
+    await page.click('#share');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'https://example.com/share'));
+    await page.click('#share-text');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'Only text'));
+    await page.click('#share-unsafe');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'fallback text'));
+  }
+  assert.ok(['fallback text', 'code: SAVE-10'].includes(await clipboard()));
+  assert.equal(await page.evaluate(() => window.scrollY), 0);
+  await page.click('#scroll');
+  await page.waitForFunction(() => window.scrollY > 1000);
+  await page.click('#go');
+  await page.waitForFunction(() => location.hash === '#arrived');
+  await page.click('#go-path');
+  await page.waitForURL('**/p/landing.html');
+  assert.equal(await text(page, '#landed'), 'landed');
+  await context.close();
+});
+
+test('keyboard: arrow keys on radios and sliders update the state', async () => {
+  const { page } = await open('/p/keyboard.html', { ready: '#more' });
+  await page.focus('#size-s');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#size-m').isChecked(), true);
+  assert.equal(await text(page, '#size'), 'm');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await text(page, '#size'), 'l');
+  await page.focus('#volume');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await text(page, '#volume-text'), '6');
+  await page.keyboard.press('End');
+  assert.equal(await text(page, '#volume-text'), '10');
+  assert.equal(await hidden(page, '#loud'), false);
+  await page.keyboard.press('Home');
+  assert.equal(await text(page, '#volume-text'), '0');
+  await page.focus('#more');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Space');
+  assert.equal(await text(page, '#volume-text'), '2');
+  assert.equal(await page.locator('#volume').inputValue(), '2');
+});
+
+test('CSP: under the documented policy the runtime runs without a warning', async () => {
+  const { page, consoleMessages, errors } = await open('/p/csp.html');
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '2');
+  await page.check('#tab-two');
+  assert.equal(await text(page, '#tab'), 'two');
+  assert.deepEqual(consoleMessages.filter((m) => m.type === 'warning'), []);
+  assert.deepEqual(errors, []);
+});
+
+test("CSP: without 'wasm-unsafe-eval' one warning names it, and the page stays usable as rendered", async () => {
+  const { page, consoleMessages, errors } = await open('/strict/csp.html');
+  const warnings = consoleMessages.filter((m) => m.type === 'warning');
+  assert.equal(warnings.length, 1, JSON.stringify(consoleMessages));
+  assert.match(warnings[0].text, /'wasm-unsafe-eval'/);
+  assert.match(warnings[0].text, /script-src/);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '1', 'the page stays as rendered');
+  await page.click('#summary');
+  assert.equal(await page.locator('#details').evaluate((d) => d.open), true, 'native <details> still work');
+  await page.click('label[for=tab-two]');
+  assert.equal(await page.locator('#tab-two').isChecked(), true, 'radio tabs still work');
+  assert.deepEqual(errors, []);
+});
+
+test('hydration changes only what differs from the server rendering; an update touches only what reads the changed path', async () => {
+  const { page } = await open('/p/quiet.html');
+  await page.waitForFunction(() => document.getElementById('stale').textContent === 'Grace');
+  const hydration = await page.evaluate(() => window.__mutations.splice(0));
+  assert.deepEqual([...new Set(hydration.map((m) => m.id))], ['stale'], JSON.stringify(hydration));
+  await page.click('#plus');
+  const update = await page.evaluate(() => window.__mutations.splice(0));
+  assert.deepEqual([...new Set(update.map((m) => m.id))], ['seats-text'], JSON.stringify(update));
+  await page.check('#yearly');
+  const radio = await page.evaluate(() => window.__mutations.splice(0));
+  assert.deepEqual([...new Set(radio.map((m) => m.id))], ['yearly-note'], JSON.stringify(radio));
+});
+
+test('a page rendered by `surfaces render` hydrates', async () => {
+  const { page, errors } = await open('/p/rendered.html', { ready: 'button' });
+  const html = pages['/p/rendered.html'];
+  assert.match(html, /data-ch-surface="pricing"/);
+  assert.equal(await page.locator('[data-ch-text="/seats"]').first().textContent(), '3');
+  await page.locator('button[aria-label=Increase]').click();
+  assert.equal(await page.locator('output[data-ch-text="/seats"]').textContent(), '4');
+  await page.locator('input[value=yearly]').check();
+  assert.equal(await page.locator('text=Two months free').isVisible(), true);
+  assert.deepEqual(errors, []);
+});
