@@ -759,7 +759,12 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
 ) -> Option<Value<V>> {
     let spec = spec(&call.get("call")?.as_str()?)?;
     let args = call.get("args")?;
-    if args.kind() != Kind::Object {
+    if args.kind() != Kind::Object
+        || spec
+            .args
+            .iter()
+            .any(|a| a.required && args.get(a.name).is_none())
+    {
         return None;
     }
     let arg = |name: &str| -> Option<Option<Value<V>>> {

@@ -46,6 +46,8 @@
 //!   (all errors).
 //! - Binding problems (`invalid_pointer`, `unsafe_path`, `missing_data`) point
 //!   at the binding's `path` member, e.g. `/components/1/props/text/path`.
+//! - A page surface's own `id` (a section id such as `sec_pricing`) is not
+//!   held to the component id rule; fence ids are (section 8).
 //! - `missing_data` is not reported for paths under a `$source` value.
 //! - `cycle` points at the `children` entry that closes the cycle;
 //!   `unreachable` and `too_deep` at the component.

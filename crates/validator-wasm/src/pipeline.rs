@@ -11,7 +11,7 @@ use crate::issue::{issues_json, Issue};
 use crate::patch::{apply_operation, get};
 use crate::repair::{self, Repair};
 use crate::surface::validate_surface;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use surfaces_core::pointer::{self, array_index};
@@ -448,9 +448,23 @@ fn repair_value(
     let segs: Vec<&str> = segments.iter().map(Cow::as_ref).collect();
     let Some(at) = segs.iter().position(|s| *s == "components") else {
         // A whole surface (a section, or the document).
-        let whole_surface = matches!(segs.as_slice(), [] | ["sections", _]);
-        if whole_surface {
-            repair_surface(value, path, catalog, op, out);
+        match segs.as_slice() {
+            [] => repair_surface(value, "", catalog, op, out),
+            ["sections", i] => {
+                let count = doc
+                    .get("sections")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len);
+                let index = if *i == "-" {
+                    Some(count)
+                } else {
+                    array_index(i)
+                };
+                if let Some(index) = index {
+                    repair_surface(value, &section_path(index), catalog, op, out);
+                }
+            }
+            _ => {}
         }
         return;
     };
@@ -486,14 +500,13 @@ fn repair_value(
             let mut here = base;
             pointer::push(&mut here, i);
             match rest {
-                ["component"] => {
-                    let mut wrapper =
-                        Value::Object(Map::from_iter([("component".to_string(), value.clone())]));
-                    repair::component(&mut wrapper, &here, catalog, op, out);
-                    if let Some(snapped) = wrapper.get("component") {
-                        *value = snapped.clone();
-                    }
-                }
+                ["component"] => repair::component_name(
+                    value,
+                    &[here.as_str(), "/component"].concat(),
+                    catalog,
+                    op,
+                    out,
+                ),
                 ["props"] | ["props", _] => {
                     let Some(entry) = component
                         .get("component")

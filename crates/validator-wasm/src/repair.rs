@@ -82,27 +82,8 @@ pub(crate) fn component(
     let Some(map) = value.as_object_mut() else {
         return;
     };
-    if let Some(Value::String(name)) = map.get("component") {
-        if catalog.entry(name).is_none() {
-            if let Some(near) = nearest(name, catalog.names()) {
-                out.push(Repair {
-                    code: "snap_component",
-                    op,
-                    path: [at, "/component"].concat(),
-                    from: name.as_str().into(),
-                    to: near.into(),
-                    message: [
-                        "\"",
-                        name,
-                        "\" is not in the catalog; used the nearest component \"",
-                        near,
-                        "\"",
-                    ]
-                    .concat(),
-                });
-                map.insert("component".into(), near.into());
-            }
-        }
+    if let Some(name) = map.get_mut("component") {
+        component_name(name, &[at, "/component"].concat(), catalog, op, out);
     }
     let Some(entry) = map
         .get("component")
@@ -118,6 +99,38 @@ pub(crate) fn component(
     }
     if let Some(props) = map.get_mut("props") {
         self::props(props, entry, &props_at, catalog, op, out);
+    }
+}
+
+/// Snaps a component name (at `at`) to the nearest catalog name.
+pub(crate) fn component_name(
+    value: &mut Value,
+    at: &str,
+    catalog: &Catalog,
+    op: usize,
+    out: &mut Vec<Repair>,
+) {
+    let Value::String(name) = &*value else { return };
+    if catalog.entry(name).is_some() {
+        return;
+    }
+    if let Some(near) = nearest(name, catalog.names()) {
+        out.push(Repair {
+            code: "snap_component",
+            op,
+            path: at.to_string(),
+            from: name.as_str().into(),
+            to: near.into(),
+            message: [
+                "\"",
+                name,
+                "\" is not in the catalog; used the nearest component \"",
+                near,
+                "\"",
+            ]
+            .concat(),
+        });
+        *value = near.into();
     }
 }
 

@@ -125,6 +125,14 @@ fn check_depth(
     }
     if function::is_dynamic(&value) {
         if flag(s, "x-bindable") {
+            let malformed = value.get("call").is_none()
+                && (value.as_object().map_or(0, Map::len) != 1 || !value["path"].is_string());
+            if malformed {
+                return out.flag(
+                    at,
+                    "a binding is exactly {\"path\": \"/json/pointer\"}".into(),
+                );
+            }
             let mut found = Findings::default();
             function::check_value(&value, at, &mut found);
             out.absorb(found);

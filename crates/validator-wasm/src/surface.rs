@@ -87,15 +87,6 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
         issues.push(Issue::error("invalid_surface", "", "a surface is an object {\"id\", \"kind\": \"surface\", \"catalog\", \"components\", \"data\"}"));
         return issues;
     };
-    if let Some(id) = map.get("id") {
-        if !id.as_str().is_some_and(is_component_id) {
-            issues.push(Issue::error(
-                "invalid_id",
-                "/id",
-                "a surface id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters",
-            ));
-        }
-    }
     let empty = Vec::new();
     let components = match map.get("components") {
         None => &empty,
