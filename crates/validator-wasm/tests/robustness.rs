@@ -1,0 +1,263 @@
+//! Bad input never panics: random documents, operations, catalogs and
+//! bodies; deep nesting; huge documents.
+
+use serde_json::{json, Map, Value};
+use surfaces_core::function::{evaluate, PlainHost};
+use validator_wasm::markdown::validate_markdown;
+use validator_wasm::patch::apply_patch;
+use validator_wasm::pipeline::patch;
+use validator_wasm::{parse_document, validate_surface, validate_surface_text, Catalog};
+
+/// xorshift64*: deterministic, so a failure reproduces.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const KEYS: [&str; 40] = [
+    "id",
+    "component",
+    "props",
+    "children",
+    "visible",
+    "path",
+    "call",
+    "args",
+    "value",
+    "values",
+    "action",
+    "href",
+    "eq",
+    "ne",
+    "gt",
+    "lt",
+    "and",
+    "or",
+    "not",
+    "$source",
+    "query",
+    "collection",
+    "limit",
+    "sort",
+    "data",
+    "components",
+    "text",
+    "level",
+    "message",
+    "checks",
+    "onClick",
+    "root",
+    "sections",
+    "kind",
+    "op",
+    "from",
+    "items",
+    "plans",
+    "style",
+    "min",
+];
+const STRINGS: [&str; 28] = [
+    "root",
+    "a",
+    "Heading",
+    "Stack",
+    "Button",
+    "Tabs",
+    "TabPanel",
+    "surface",
+    "/a",
+    "/__proto__",
+    "~2",
+    "",
+    "javascript:x",
+    "/components/0",
+    "/components/root/children/-",
+    "-",
+    "concat",
+    "formatDate",
+    "email",
+    "set",
+    "toggle",
+    "navigate",
+    "\u{0}",
+    "\u{fffd}\u{1F642}",
+    "#x",
+    "add",
+    "remove",
+    "move",
+];
+
+fn random_value(rng: &mut Rng, depth: usize) -> Value {
+    let choice = if depth > 6 {
+        rng.below(5)
+    } else {
+        rng.below(8)
+    };
+    match choice {
+        0 => Value::Null,
+        1 => Value::Bool(rng.below(2) == 0),
+        2 => [
+            json!(0.5),
+            json!(-1),
+            json!(3),
+            json!(1e300),
+            json!(9_007_199_254_740_993_i64),
+            json!(0),
+        ][rng.below(6)]
+        .clone(),
+        3 | 4 => Value::String(rng.pick(&STRINGS).to_string()),
+        5 => Value::Array(
+            (0..rng.below(5))
+                .map(|_| random_value(rng, depth + 1))
+                .collect(),
+        ),
+        _ => {
+            let mut map = Map::new();
+            for _ in 0..rng.below(5) {
+                map.insert(rng.pick(&KEYS).to_string(), random_value(rng, depth + 1));
+            }
+            Value::Object(map)
+        }
+    }
+}
+
+fn random_surface(rng: &mut Rng) -> Value {
+    let components: Vec<Value> = (0..rng.below(6))
+        .map(|_| {
+            let mut c = random_value(rng, 2);
+            if let (Some(map), true) = (c.as_object_mut(), rng.below(3) > 0) {
+                map.insert("id".into(), rng.pick(&["root", "a", "b", "Bad"]).into());
+                map.insert(
+                    "component".into(),
+                    rng.pick(&["Stack", "Heading", "Button", "Tabs", "Nope"])
+                        .into(),
+                );
+            }
+            c
+        })
+        .collect();
+    json!({"id": "s", "kind": "surface", "components": components, "data": random_value(rng, 3)})
+}
+
+#[test]
+fn random_input_never_panics() {
+    let catalog = Catalog::default_blog();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..3000 {
+        let doc = if rng.below(2) == 0 {
+            random_surface(&mut rng)
+        } else {
+            random_value(&mut rng, 0)
+        };
+        let _ = validate_surface(&doc, &catalog);
+        let ops: Vec<Value> = (0..rng.below(4))
+            .map(|_| {
+                json!({"op": rng.pick(&["add", "remove", "replace", "move", "copy", "test", "x"]),
+                       "path": rng.pick(&["/components/-", "/components/0", "/components/root/props", "", "/data/a", "/sections/0", "/components/a/children/-"]),
+                       "from": rng.pick(&["/components/0", "/data", "/x"]),
+                       "value": random_value(&mut rng, 2)})
+            })
+            .collect();
+        let ops = Value::Array(ops);
+        let _ = patch(&doc, &ops, &catalog);
+        let page = json!({"sections": [doc.clone()]});
+        let _ = patch(&page, &ops, &catalog);
+        let _ = apply_patch(&doc, &ops);
+        let _ = Catalog::from_value(
+            &json!({"catalog": "r@1", "components": {"A": {"props": random_value(&mut rng, 1)}}}),
+        );
+        let _ = surfaces_core::condition::evaluate(&&random_value(&mut rng, 0), &&doc);
+        let _ = evaluate(&&random_value(&mut rng, 0), &&doc, &PlainHost);
+        let mut body = String::new();
+        for _ in 0..rng.below(8) {
+            body.push_str(rng.pick(&[
+                "```surface {\"id\":\"a\"}",
+                "~~~",
+                "```",
+                "text",
+                "",
+                "    ```surface {}",
+                "{\"data\":{\"a\":null}}",
+            ]));
+            body.push('\n');
+            body.push_str(&random_value(&mut rng, 1).to_string());
+            body.push('\n');
+        }
+        let _ = validate_markdown(&body, &catalog);
+    }
+}
+
+#[test]
+fn deep_nesting_is_a_clear_error() {
+    let catalog = Catalog::default_blog();
+    for text in [
+        "[".repeat(100_000),
+        "{\"a\":".repeat(100_000),
+        format!("{{\"data\":{}", "[".repeat(100_000)),
+    ] {
+        let issues = validate_surface_text(&text, &catalog);
+        assert_eq!(issues.len(), 1);
+        assert_eq!(issues[0].code, "invalid_json");
+    }
+    let issues =
+        validate_surface_text(&format!("{}{}", "[".repeat(200), "]".repeat(200)), &catalog);
+    assert!(
+        issues[0].message.contains("128 levels"),
+        "{}",
+        issues[0].message
+    );
+    let body = format!(
+        "```surface {{\"id\":\"a\"}}\n{}\n```\n",
+        "[".repeat(100_000)
+    );
+    let codes: Vec<_> = validate_markdown(&body, &catalog)
+        .iter()
+        .map(|i| i.code)
+        .collect();
+    assert_eq!(codes, ["no_root", "invalid_line"]);
+}
+
+#[test]
+fn huge_documents_are_refused_by_a_limit() {
+    let catalog = Catalog::default_blog();
+    let huge = format!(
+        "{{\"data\":{{\"blob\":\"{}\"}}}}",
+        "x".repeat(10 * 1024 * 1024)
+    );
+    let issues = validate_surface_text(&huge, &catalog);
+    assert_eq!(issues[0].code, "document_too_large");
+    assert!(parse_document(&huge).is_err());
+    assert_eq!(
+        validate_markdown(&huge, &catalog)[0].code,
+        "document_too_large"
+    );
+}
+
+#[test]
+fn nul_and_replacement_characters_are_plain_text() {
+    let catalog = Catalog::default_blog();
+    // Lone surrogates from JS arrive as U+FFFD; NUL is an ordinary character.
+    let doc = json!({"components": [
+        {"id": "root", "component": "Stack", "children": ["t"]},
+        {"id": "t", "component": "Heading", "props": {"text": "a\u{0}b\u{fffd}"}}
+    ], "data": {"\u{0}": "\u{fffd}"}});
+    assert!(validate_surface(&doc, &catalog).is_empty());
+    let bad = json!({"components": [{"id": "root\u{0}", "component": "Stack"}]});
+    let codes: Vec<_> = validate_surface(&bad, &catalog)
+        .iter()
+        .map(|i| i.code)
+        .collect();
+    assert_eq!(codes, ["no_root", "invalid_id"]);
+}
