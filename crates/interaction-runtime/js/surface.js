@@ -63,7 +63,7 @@ const imports = {
     const s = str(p, l);
     if (H[h].textContent !== s) H[h].textContent = s;
   },
-  g: (h) => stage(H[h].tagName),
+  g: (h) => stage(H[h].type),
   v: (h) => stage(H[h].value),
   V: (h) => H[h].valueAsNumber,
   x: (h, p, l) => {

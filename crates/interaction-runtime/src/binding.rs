@@ -89,15 +89,15 @@ pub enum ModelKind {
     Select,
 }
 
-/// The model kind of an element from its tag name and `type` attribute.
-pub fn model_kind(tag: &str, input_type: Option<&str>) -> ModelKind {
-    if tag.eq_ignore_ascii_case("select") {
-        return ModelKind::Select;
-    }
-    match input_type.map(|t| t.trim().to_ascii_lowercase()).as_deref() {
-        Some("range" | "number") => ModelKind::Number,
-        Some("checkbox") => ModelKind::Checkbox,
-        Some("radio") => ModelKind::Radio,
+/// The model kind of a form control from its `type` property (which the
+/// browser normalizes: lower case, `select-one` for a select, `text` for an
+/// unknown input type, `textarea` for a text area).
+pub fn model_kind(control_type: &str) -> ModelKind {
+    match control_type {
+        "range" | "number" => ModelKind::Number,
+        "checkbox" => ModelKind::Checkbox,
+        "radio" => ModelKind::Radio,
+        "select-one" | "select-multiple" => ModelKind::Select,
         _ => ModelKind::Text,
     }
 }
@@ -190,14 +190,14 @@ mod tests {
 
     #[test]
     fn model_kinds_follow_the_field_type() {
-        assert_eq!(model_kind("INPUT", Some("range")), ModelKind::Number);
-        assert_eq!(model_kind("input", Some("Number")), ModelKind::Number);
-        assert_eq!(model_kind("input", Some("checkbox")), ModelKind::Checkbox);
-        assert_eq!(model_kind("input", Some("radio")), ModelKind::Radio);
-        assert_eq!(model_kind("SELECT", None), ModelKind::Select);
-        assert_eq!(model_kind("input", Some("email")), ModelKind::Text);
-        assert_eq!(model_kind("input", None), ModelKind::Text);
-        assert_eq!(model_kind("textarea", None), ModelKind::Text);
+        assert_eq!(model_kind("range"), ModelKind::Number);
+        assert_eq!(model_kind("number"), ModelKind::Number);
+        assert_eq!(model_kind("checkbox"), ModelKind::Checkbox);
+        assert_eq!(model_kind("radio"), ModelKind::Radio);
+        assert_eq!(model_kind("select-one"), ModelKind::Select);
+        assert_eq!(model_kind("email"), ModelKind::Text);
+        assert_eq!(model_kind("text"), ModelKind::Text);
+        assert_eq!(model_kind("textarea"), ModelKind::Text);
     }
 
     #[test]

@@ -34,8 +34,8 @@ pub trait Page: Host {
     fn set_attr(&self, el: Handle, name: &str, value: Option<&str>);
     /// Sets `textContent`: text, never HTML.
     fn set_text(&self, el: Handle, text: &str);
-    /// The tag name.
-    fn tag(&self, el: Handle) -> String;
+    /// The `type` property of a form control (`select-one` for a select).
+    fn control_type(&self, el: Handle) -> String;
     /// The `value` property.
     fn value(&self, el: Handle) -> String;
     /// The `valueAsNumber` property (`NaN` when empty).
@@ -157,6 +157,7 @@ impl Runtime {
             .resize_with(handles as usize, Element::default);
     }
 
+    #[inline(never)]
     fn bind<P: Page>(&mut self, page: &P, surface: usize, el: Handle) {
         let expression = |name: &str| -> Option<Value> {
             let text = page.attr(el, name)?;
@@ -184,7 +185,7 @@ impl Runtime {
             .and_then(Value::str)
         {
             if pointer::check(path).is_ok() {
-                let kind = binding::model_kind(&page.tag(el), page.attr(el, "type").as_deref());
+                let kind = binding::model_kind(&page.control_type(el));
                 let literal = if kind == ModelKind::Radio {
                     self.literal(page, el)
                 } else {
@@ -204,7 +205,10 @@ impl Runtime {
                     literal,
                     options,
                 };
-                self.elements[el as usize].model = Some(self.bindings.len());
+                let b = self.bindings.len();
+                if let Some(element) = self.elements.get_mut(el as usize) {
+                    element.model = Some(b);
+                }
                 self.push(el, what);
             }
         }
@@ -219,9 +223,11 @@ impl Runtime {
             }
             self.push(el, What::Checks { list, message });
         }
-        let element = &mut self.elements[el as usize];
-        element.surface = surface;
-        element.action = expression("data-ch-action");
+        let action = expression("data-ch-action");
+        if let Some(element) = self.elements.get_mut(el as usize) {
+            element.surface = surface;
+            element.action = action;
+        }
     }
 
     /// What a radio or option stands for: its `data-ch-value` JSON literal,
@@ -271,6 +277,7 @@ impl Runtime {
         true
     }
 
+    #[inline(never)]
     fn read_field<P: Page>(&self, page: &P, b: usize) -> Option<(String, Value)> {
         let binding = self.bindings.get(b)?;
         let What::Model {
@@ -370,22 +377,19 @@ impl Runtime {
         }
     }
 
+    #[inline(never)]
     fn reset<P: Page>(&mut self, page: &P, s: usize, path: &str) {
         let Some(surface) = self.surfaces.get_mut(s) else {
             return;
         };
-        let changed = match pointer::resolve(&&surface.initial, path) {
-            Some(initial) => {
-                let initial = initial.clone();
-                surface.state.set(path, initial)
-            }
-            None => surface.state.remove(path),
-        };
-        if changed {
+        // A path the initial state lacks reads as null, as a missing path does.
+        let initial = surface.initial.at(path).clone();
+        if surface.state.set(path, initial) {
             self.update(page, s, path, None);
         }
     }
 
+    #[inline(never)]
     fn write<P: Page>(
         &mut self,
         page: &P,
@@ -404,15 +408,16 @@ impl Runtime {
 
     /// Re-applies the bindings of surface `s` that read `path`; the field
     /// the reader is typing in (`source`) keeps what it shows.
+    #[inline(never)]
     fn update<P: Page>(&self, page: &P, s: usize, path: &str, source: Option<Handle>) {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
         for b in surface.bindings.clone() {
-            if self.bindings[b]
-                .reads
-                .iter()
-                .any(|r| binding::overlaps(r, path))
+            if self
+                .bindings
+                .get(b)
+                .is_some_and(|x| x.reads.iter().any(|r| binding::overlaps(r, path)))
             {
                 self.apply(page, b, s, source, true);
             }
@@ -432,6 +437,7 @@ impl Runtime {
     }
 
     /// A computed value as text: strings as they are, numbers as `String()`.
+    #[inline(never)]
     fn text<P: Page>(&self, page: &P, s: usize, e: &Value) -> String {
         let v = self.compute(page, s, e).unwrap_or(Value::Null);
         function::Value::Data(&v).to_text(page)
@@ -464,7 +470,9 @@ impl Runtime {
                     AttrRule::Value => page.set_value(el, &text),
                     AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&&v)),
                     AttrRule::Disabled => page.set_attr(el, name, truthy(&&v).then_some("")),
-                    AttrRule::Text => page.set_attr(el, name, (v != Value::Null).then_some(&text)),
+                    AttrRule::Text => {
+                        page.set_attr(el, name, (!matches!(v, Value::Null)).then_some(&text))
+                    }
                     AttrRule::Href => {
                         if href::is_safe_href(&text) {
                             page.set_attr(el, name, Some(&text));

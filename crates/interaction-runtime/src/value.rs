@@ -76,38 +76,6 @@ impl Value {
         }
     }
 
-    /// Removes the member or item at `path`; `false` when there is none.
-    pub fn remove(&mut self, path: &str) -> bool {
-        let Ok(mut segments) = pointer::parse(path) else {
-            return false;
-        };
-        let Some(last) = segments.pop() else {
-            return false;
-        };
-        let mut at = self;
-        for segment in &segments {
-            match at.child(segment, false) {
-                Some(next) => at = next,
-                None => return false,
-            }
-        }
-        match at {
-            Value::Obj(members) => {
-                let before = members.len();
-                members.retain(|(k, _)| *k != last);
-                members.len() != before
-            }
-            Value::Arr(items) => match pointer::array_index(&last) {
-                Some(i) if i < items.len() => {
-                    items.remove(i);
-                    true
-                }
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
     /// The place `path` names, creating the last segment when `create`.
     fn slot(&mut self, path: &str, create: bool) -> Option<&mut Value> {
         let segments = pointer::parse(path).ok()?;
@@ -363,22 +331,8 @@ pub(crate) mod tests {
         ] {
             assert_eq!(v.at(path), &Value::Null, "{path}");
             assert!(!v.set(path, Value::Bool(true)), "{path}");
-            assert!(!v.remove(path), "{path}");
         }
         assert_eq!(v, before);
-    }
-
-    #[test]
-    fn removes_members_and_items() {
-        let mut v = obj(&[
-            ("a", Value::Arr(vec![Value::Num(1.0), Value::Num(2.0)])),
-            ("b", Value::Null),
-        ]);
-        assert!(v.remove("/a/0"));
-        assert!(v.remove("/b"));
-        assert!(!v.remove("/b"));
-        assert!(!v.remove(""));
-        assert_eq!(v, obj(&[("a", Value::Arr(vec![Value::Num(2.0)]))]));
     }
 
     #[test]

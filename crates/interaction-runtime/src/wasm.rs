@@ -148,7 +148,7 @@ impl Page for Browser {
     fn set_text(&self, el: Handle, text: &str) {
         unsafe { t(el, text.as_ptr(), text.len()) }
     }
-    fn tag(&self, el: Handle) -> String {
+    fn control_type(&self, el: Handle) -> String {
         take(unsafe { g(el) }).unwrap_or_default()
     }
     fn value(&self, el: Handle) -> String {
