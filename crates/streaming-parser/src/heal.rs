@@ -32,7 +32,27 @@ enum Open {
     /// `[` of a link.
     Link,
     /// `![` of an image, starting at `start`.
-    Image { start: usize, solid: usize },
+    Image { start: Point },
+}
+
+/// A place the healed view may end: the offset, the end of the last
+/// non-white character before it, and whether the line would end there as
+/// a setext underline (`Text\n--`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Point {
+    at: usize,
+    solid: usize,
+    setext: bool,
+    /// The text before ends with a backslash that escapes what follows.
+    escape: bool,
+}
+
+/// An opener on the stack: where it starts and where it ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    open: Open,
+    start: Point,
+    end: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +61,8 @@ enum Mode {
     /// Inside a code span opened by `ticks` backticks.
     Code {
         ticks: usize,
+        start: Point,
+        open_end: usize,
     },
     /// Inside `$$` math; `block` when the opener began a line.
     Math {
@@ -49,12 +71,11 @@ enum Mode {
     /// Inside the `(...)` of a link or image.
     Url {
         depth: usize,
-        image: Option<(usize, usize)>,
+        image: Option<Point>,
     },
     /// Inside an HTML tag that began at `start`.
     Tag {
-        start: usize,
-        solid: usize,
+        start: Point,
         quote: Option<char>,
     },
 }
@@ -64,13 +85,11 @@ enum Mode {
 struct Run {
     ch: char,
     len: usize,
-    start: usize,
+    start: Point,
     /// The character before the run.
     before: char,
     /// Whether the run began its line (after indentation).
     line_start: bool,
-    /// End of the last non-white character before the run.
-    solid: usize,
 }
 
 /// The incremental healing state of one prose block.
@@ -80,13 +99,13 @@ pub struct Inline {
     pos: usize,
     prev: char,
     escaped: bool,
-    stack: Vec<(Open, usize)>,
+    stack: Vec<Entry>,
     mode: Mode,
     run: Option<Run>,
     /// `]` just closed a bracket; the next character says if a URL follows.
     after_bracket: Option<Open>,
-    /// `<` was just read at this offset (with the solid end before it).
-    lt: Option<(usize, usize)>,
+    /// `<` was just read here.
+    lt: Option<Point>,
     /// End of the last non-white character read.
     solid: usize,
     /// The current line holds only white space so far.
@@ -95,8 +114,13 @@ pub struct Inline {
     setext: Option<char>,
     /// The line before the current one was not blank.
     prev_line_text: bool,
-    /// `solid` as it was before the last character.
-    solid_before: usize,
+    /// The point before the last character.
+    before: Point,
+    /// A delimiter run that ended at this offset as plain text, and where
+    /// it starts: a view ending right after it would show a dangling run.
+    inert: Option<(usize, Point)>,
+    /// Offset of the last unescaped `!` read as text.
+    bang: Option<usize>,
 }
 
 impl Default for Inline {
@@ -114,7 +138,14 @@ impl Default for Inline {
             line_blank: true,
             setext: None,
             prev_line_text: false,
-            solid_before: 0,
+            before: Point {
+                at: 0,
+                solid: 0,
+                setext: false,
+                escape: false,
+            },
+            bang: None,
+            inert: None,
         }
     }
 }
@@ -149,9 +180,9 @@ impl Inline {
         *self = Inline {
             pos,
             solid: pos,
-            solid_before: pos,
             ..Inline::default()
         };
+        self.before = self.here();
     }
 
     fn step(&mut self, c: char) {
@@ -164,7 +195,7 @@ impl Inline {
         if let Some(open) = self.after_bracket.take() {
             if c == '(' && !self.escaped && self.mode == Mode::Text {
                 let image = match open {
-                    Open::Image { start, solid } => Some((start, solid)),
+                    Open::Image { start } => Some(start),
                     _ => None,
                 };
                 self.mode = Mode::Url { depth: 0, image };
@@ -172,13 +203,9 @@ impl Inline {
                 return;
             }
         }
-        if let Some((start, solid)) = self.lt.take() {
+        if let Some(start) = self.lt.take() {
             if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
-                self.mode = Mode::Tag {
-                    start,
-                    solid,
-                    quote: None,
-                };
+                self.mode = Mode::Tag { start, quote: None };
             }
         }
         if c == '\n' {
@@ -215,11 +242,7 @@ impl Inline {
                     };
                 }
             }
-            Mode::Tag {
-                start,
-                solid,
-                quote,
-            } => {
+            Mode::Tag { start, quote } => {
                 let quote = match quote {
                     Some(q) if q == c => None,
                     Some(q) => Some(q),
@@ -231,18 +254,29 @@ impl Inline {
                     }
                     None => None,
                 };
-                self.mode = Mode::Tag {
-                    start,
-                    solid,
-                    quote,
-                };
+                self.mode = Mode::Tag { start, quote };
             }
         }
         self.advance(c);
     }
 
+    /// The point after everything read so far.
+    fn here(&self) -> Point {
+        if let Some((end, start)) = self.inert {
+            if end == self.pos {
+                return start;
+            }
+        }
+        Point {
+            at: self.pos,
+            solid: self.solid,
+            setext: self.setext.is_some() && self.prev_line_text,
+            escape: self.escaped,
+        }
+    }
+
     fn advance(&mut self, c: char) {
-        self.solid_before = self.solid;
+        self.before = self.here();
         if c != '\n' {
             if !is_white(c) {
                 self.solid = self.pos + c.len_utf8();
@@ -280,19 +314,25 @@ impl Inline {
         match c {
             '\\' => self.escaped = true,
             '*' | '_' | '~' | '`' | '$' => self.extend_run(c),
+            '!' => self.bang = Some(self.pos),
             '[' => {
-                let open = if self.prev == '!' && self.pos > 0 {
-                    Open::Image {
-                        start: self.pos - 1,
-                        solid: self.solid_before,
+                let entry = if self.bang.is_some() && self.bang == self.pos.checked_sub(1) {
+                    Entry {
+                        open: Open::Image { start: self.before },
+                        start: self.before,
+                        end: self.pos + 1,
                     }
                 } else {
-                    Open::Link
+                    Entry {
+                        open: Open::Link,
+                        start: self.here(),
+                        end: self.pos + 1,
+                    }
                 };
-                self.push(open);
+                self.push(entry);
             }
             ']' => self.close_bracket(),
-            '<' => self.lt = Some((self.pos, self.solid)),
+            '<' => self.lt = Some(self.here()),
             _ => {}
         }
     }
@@ -304,18 +344,17 @@ impl Inline {
                 self.run = Some(Run {
                     ch: c,
                     len: 1,
-                    start: self.pos,
+                    start: self.here(),
                     before: self.prev,
                     line_start: self.line_blank,
-                    solid: self.solid,
                 })
             }
         }
     }
 
-    fn push(&mut self, open: Open) {
+    fn push(&mut self, entry: Entry) {
         if self.stack.len() < MAX_OPEN {
-            self.stack.push((open, self.pos));
+            self.stack.push(entry);
         }
     }
 
@@ -323,9 +362,8 @@ impl Inline {
         let found = self
             .stack
             .iter()
-            .rposition(|(o, _)| matches!(o, Open::Link | Open::Image { .. }));
-        if let Some(i) = found {
-            let open = self.stack[i].0;
+            .rposition(|e| matches!(e.open, Open::Link | Open::Image { .. }));
+        if let Some((i, open)) = found.and_then(|i| Some((i, self.stack.get(i)?.open))) {
             self.stack.truncate(i);
             self.after_bracket = Some(open);
         }
@@ -334,8 +372,14 @@ impl Inline {
     /// Settles a run once the character after it (`next`) is known.
     fn resolve(&mut self, run: Run, next: char) {
         match (self.mode, run.ch) {
-            (Mode::Code { ticks }, '`') if run.len == ticks => self.mode = Mode::Text,
-            (Mode::Text, '`') => self.mode = Mode::Code { ticks: run.len },
+            (Mode::Code { ticks, .. }, '`') if run.len == ticks => self.mode = Mode::Text,
+            (Mode::Text, '`') => {
+                self.mode = Mode::Code {
+                    ticks: run.len,
+                    start: run.start,
+                    open_end: self.pos,
+                }
+            }
             (Mode::Math { .. }, '$') if run.len == 2 => self.mode = Mode::Text,
             (Mode::Text, '$') if run.len == 2 => {
                 self.mode = Mode::Math {
@@ -343,6 +387,7 @@ impl Inline {
                 }
             }
             (Mode::Text, '*' | '_' | '~') => self.delimiter(run, next),
+            (Mode::Text, '$') if run.len > 2 => self.inert = Some((self.pos, run.start)),
             _ => {}
         }
     }
@@ -353,10 +398,16 @@ impl Inline {
         if can_close {
             left = close_on(&mut self.stack, run.ch, run.len);
         }
-        if left > 0 && can_open && (run.ch != '~' || left == 2) {
-            self.push(Open::Emph {
-                ch: run.ch,
-                len: left,
+        if left > 0 && !(can_open && (run.ch != '~' || left == 2)) {
+            self.inert = Some((self.pos, run.start));
+        } else if left > 0 {
+            self.push(Entry {
+                open: Open::Emph {
+                    ch: run.ch,
+                    len: left,
+                },
+                start: run.start,
+                end: self.pos,
             });
         }
     }
@@ -365,42 +416,57 @@ impl Inline {
     /// append `suffix`.
     pub fn heal(&self) -> (usize, String) {
         let mut stack = self.stack.clone();
-        let mut cut = self.pos;
-        let mut solid = self.solid;
+        let mut end = self.here();
         let mut suffix = String::new();
         // The lowest image still open hides everything from its `!` on.
         if let Some(i) = stack
             .iter()
-            .position(|(o, _)| matches!(o, Open::Image { .. }))
+            .position(|e| matches!(e.open, Open::Image { .. }))
         {
-            if let (Open::Image { start, solid: s }, _) = stack[i] {
-                cut = start;
-                solid = s;
+            if let Some(image) = stack.get(i) {
+                end = image.start;
             }
             stack.truncate(i);
-            return finish(stack, cut, solid, suffix, true);
+            return finish(stack, end, suffix, true);
         }
         let mut trim = true;
         match self.mode {
-            Mode::Code { ticks } => {
-                let pending = self.run.map_or(0, |r| r.len);
-                if pending == ticks {
-                    // The closing run is complete; only a following
-                    // backtick could still extend it.
-                } else if pending < ticks {
-                    push_n(&mut suffix, '`', ticks - pending);
-                } else {
-                    suffix.push(' ');
-                    push_n(&mut suffix, '`', ticks);
+            Mode::Code {
+                ticks,
+                start,
+                open_end,
+            } => {
+                let mut pending = self.run.map_or(0, |r| r.len);
+                if ticks >= 3 {
+                    // Three backticks starting a line would open a fence:
+                    // the closer goes after the last non-white character.
+                    if let Some(run) = self.run.filter(|r| r.line_start) {
+                        end = run.start;
+                        pending = 0;
+                    }
+                    if pending == 0 {
+                        end.at = end.solid.max(open_end);
+                    }
                 }
-                trim = false;
+                if pending == 0 && end.at <= open_end {
+                    // Nothing inside yet: the closer would only lengthen
+                    // the opener's run.
+                    end = start;
+                } else {
+                    if pending < ticks {
+                        push_n(&mut suffix, '`', ticks - pending);
+                    } else if pending > ticks {
+                        suffix.push(' ');
+                        push_n(&mut suffix, '`', ticks);
+                    }
+                    trim = false;
+                }
             }
             Mode::Math { block } => {
-                let pending = self.run.map_or(0, |r| r.len);
-                if pending != 2 {
-                    if pending == 1 {
-                        suffix.push('$');
-                    } else {
+                match self.run.map_or(0, |r| r.len) {
+                    2 => {}
+                    1 => suffix.push('$'),
+                    _ => {
                         if block && self.prev != '\n' {
                             suffix.push('\n');
                         }
@@ -409,29 +475,18 @@ impl Inline {
                 }
                 trim = false;
             }
-            Mode::Url { image, .. } => match image {
-                Some((start, s)) => {
-                    cut = start;
-                    solid = s;
-                }
+            Mode::Url { image, depth } => match image {
+                Some(start) => end = start,
                 None => {
-                    suffix.push(')');
+                    push_n(&mut suffix, ')', depth + 1);
                     trim = false;
                 }
             },
-            Mode::Tag {
-                start, solid: s, ..
-            } => {
-                cut = start;
-                solid = s;
-            }
+            Mode::Tag { start, .. } => end = start,
             Mode::Text => {
                 if let Some(open) = self.after_bracket {
                     match open {
-                        Open::Image { start, solid: s } => {
-                            cut = start;
-                            solid = s;
-                        }
+                        Open::Image { start } => end = start,
                         _ => {
                             suffix.push('(');
                             suffix.push_str(INCOMPLETE_LINK);
@@ -456,39 +511,38 @@ impl Inline {
                     }
                     if closes {
                         trim = false;
-                    } else {
-                        cut = run.start;
-                        solid = run.solid;
+                    } else if !(run.ch == '$' && run.len == 1) {
+                        end = run.start;
                     }
-                } else if self.setext.is_some() && self.prev_line_text && self.stack.is_empty() {
-                    // `Text\n--` would turn the line above into a heading
-                    // until the list item or rule it starts is written.
-                    suffix.push('\u{200B}');
-                    trim = false;
                 }
             }
         }
-        finish(stack, cut, solid, suffix, trim)
+        finish(stack, end, suffix, trim)
     }
 }
 
 fn finish(
-    stack: Vec<(Open, usize)>,
-    mut cut: usize,
-    solid: usize,
+    mut stack: Vec<Entry>,
+    mut end: Point,
     mut suffix: String,
     trim: bool,
 ) -> (usize, String) {
-    if stack.is_empty() {
-        return (cut, suffix);
-    }
     if trim && suffix.is_empty() {
-        // A closer after white space would not be right-flanking.
-        cut = cut.min(solid.max(stack_floor(&stack)));
+        // A closer after white space would not be right-flanking, and an
+        // opener with nothing visible after it would meet its closer as
+        // one run: hide both.
+        while let Some(top) = stack.last() {
+            end.at = end.at.min(end.solid);
+            if top.end < end.at {
+                break;
+            }
+            end = top.start;
+            stack.pop();
+        }
     }
-    for (open, _) in stack.iter().rev() {
-        match open {
-            Open::Emph { ch, len } => push_n(&mut suffix, *ch, *len),
+    for entry in stack.iter().rev() {
+        match entry.open {
+            Open::Emph { ch, len } => push_n(&mut suffix, ch, len),
             Open::Link => {
                 suffix.push_str("](");
                 suffix.push_str(INCOMPLETE_LINK);
@@ -497,12 +551,16 @@ fn finish(
             Open::Image { .. } => {}
         }
     }
-    (cut, suffix)
-}
-
-/// The end of the highest opener: trimming never goes below it.
-fn stack_floor(stack: &[(Open, usize)]) -> usize {
-    stack.last().map_or(0, |(_, pos)| *pos)
+    if !suffix.is_empty() && end.escape {
+        // A closer after a backslash would be escaped: hide the backslash.
+        end.at = end.at.saturating_sub(1);
+    }
+    if suffix.is_empty() && end.setext {
+        // `Text\n--` would turn the line above into a heading until the
+        // list item or rule it starts is written.
+        suffix.push('\u{200B}');
+    }
+    (end.at, suffix)
 }
 
 fn push_n(out: &mut String, c: char, n: usize) {
@@ -532,11 +590,11 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
 }
 
 /// Closes openers of `ch` with a run of `len`; returns what is left of it.
-fn close_on(stack: &mut Vec<(Open, usize)>, ch: char, mut len: usize) -> usize {
+fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
     while len > 0 {
         let mut found = None;
-        for (i, (open, _)) in stack.iter().enumerate().rev() {
-            match open {
+        for (i, entry) in stack.iter().enumerate().rev() {
+            match &entry.open {
                 Open::Emph { ch: c, .. } if *c == ch => {
                     found = Some(i);
                     break;
@@ -547,7 +605,11 @@ fn close_on(stack: &mut Vec<(Open, usize)>, ch: char, mut len: usize) -> usize {
         }
         let Some(i) = found else { break };
         stack.truncate(i + 1);
-        let Some((Open::Emph { len: open_len, .. }, _)) = stack.last_mut() else {
+        let Some(Entry {
+            open: Open::Emph { len: open_len, .. },
+            ..
+        }) = stack.last_mut()
+        else {
             break;
         };
         if ch == '~' {
@@ -639,6 +701,13 @@ mod tests {
         assert_eq!(h("use `**x"), "use `**x`");
         assert_eq!(h("**b `c"), "**b `c`**");
         assert_eq!(h("use `"), "use ");
+        assert_eq!(
+            h("a ```x\n"),
+            "a ```x```",
+            "a closer starting a line would be a fence"
+        );
+        assert_eq!(h("a ```x\n`"), "a ```x```");
+        assert_eq!(h("1. ```\n"), "1. ");
     }
 
     #[test]
@@ -666,6 +735,7 @@ mod tests {
         assert_eq!(h("**a ![ca"), "**a**");
         assert_eq!(h("[x] done"), "[x] done");
         assert_eq!(h("[a](b_c_"), "[a](b_c_)");
+        assert_eq!(h("[a](b(c"), "[a](b(c))");
     }
 
     #[test]
@@ -689,6 +759,9 @@ mod tests {
     fn escapes() {
         assert_eq!(h("\\*not"), "\\*not");
         assert_eq!(h("a \\[b"), "a \\[b");
+        assert_eq!(h("**a\\"), "**a**");
+        assert_eq!(h("}~~~**$$"), "}", "hidden with the runs before it");
+        assert_eq!(h("a \\![b"), "a \\![b](streamdown:incomplete-link)");
     }
 
     #[test]

@@ -141,6 +141,7 @@ struct Seen {
     kind: Kind,
     text_len: usize,
     complete: bool,
+    /// Bytes hidden at the end, and the suffix added.
     heal: Option<(usize, String)>,
     components: usize,
     refused: usize,
@@ -264,8 +265,16 @@ impl MarkdownStream {
             Role::Prose => self.inline.feed(segment),
             Role::Candidate(Candidate::Fence {
                 backtick: true,
-                info_from,
+                mut info_from,
             }) => {
+                if before == info_from {
+                    // The fence run may still be growing.
+                    info_from += segment.bytes().take_while(|b| *b == b'`').count();
+                    self.role = Role::Candidate(Candidate::Fence {
+                        backtick: true,
+                        info_from,
+                    });
+                }
                 let from = before.max(info_from);
                 if self.line.get(from..).is_some_and(|info| info.contains('`')) {
                     self.attach_prose(false);
@@ -540,7 +549,9 @@ impl MarkdownStream {
             kind,
             text_len,
             complete,
-            heal: heal.clone(),
+            heal: heal
+                .as_ref()
+                .map(|(cut, suffix)| (text_len.saturating_sub(*cut), suffix.clone())),
             components: body.map_or(0, |s| s.components.len()),
             refused: body.map_or(0, |s| s.refused.len()),
             data_revision: body.map_or(0, |s| s.data_revision),
@@ -667,9 +678,9 @@ impl MarkdownStream {
                 }
                 Some(_) => {
                     changes.push(json!({"op": "remove", "block": i}));
-                    changes.push(json!({"op": "add", "block": i, "value": block}));
+                    changes.push(added(i, &seen, block));
                 }
-                None => changes.push(json!({"op": "add", "block": i, "value": block})),
+                None => changes.push(added(i, &seen, block)),
             }
             if i < self.seen.len() {
                 self.seen[i] = seen;
@@ -700,16 +711,7 @@ impl MarkdownStream {
         }
         change.insert("complete".into(), json!(new.complete));
         if old.heal != new.heal {
-            change.insert(
-                "heal".into(),
-                match &new.heal {
-                    Some((cut, suffix)) => {
-                        let hidden = text.get(*cut..).unwrap_or_default().encode_utf16().count();
-                        json!({"drop": hidden, "add": suffix})
-                    }
-                    None => Value::Null,
-                },
-            );
+            change.insert("heal".into(), heal_json(text, &new.heal));
         }
         if old.head != new.head {
             if let Value::Object(head) = &new.head {
@@ -801,6 +803,34 @@ impl MarkdownStream {
     }
 }
 
+/// An `add` change: the block as in the document, and how it is healed.
+fn added(i: usize, seen: &Seen, block: Value) -> Value {
+    let mut change = json!({"op": "add", "block": i});
+    if seen.heal.is_some() {
+        let text = block
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        change["heal"] = heal_json(text, &seen.heal);
+    }
+    change["value"] = block;
+    change
+}
+
+/// `{"drop": n, "add": suffix}`: the healed view hides the last `n` UTF-16
+/// code units of the text (what JavaScript's `slice` counts) and appends
+/// `suffix`; `null` when the block is not healed.
+fn heal_json(text: &str, heal: &Option<(usize, String)>) -> Value {
+    match heal {
+        Some((hidden, suffix)) => {
+            let from = text.len().saturating_sub(*hidden);
+            let units = text.get(from..).unwrap_or_default().encode_utf16().count();
+            json!({"drop": units, "add": suffix})
+        }
+        None => Value::Null,
+    }
+}
+
 fn held_ids(s: &Surface) -> Value {
     Value::Array(s.held.iter().filter_map(|c| c.get("id").cloned()).collect())
 }
@@ -862,7 +892,7 @@ fn classify(line: &str, complete: bool) -> Option<Class> {
     match first {
         b'`' | b'~' => {
             if run >= 3 {
-                if complete && opening_fence(body).is_none() {
+                if opening_fence(body).is_none() {
                     return Some(Class::Prose);
                 }
                 Some(Class::Candidate(Candidate::Fence {
@@ -1086,7 +1116,7 @@ mod tests {
         assert_eq!(
             c,
             [
-                json!({"op":"add","block":0,"value":{"block":0,"kind":"prose","complete":false,"text":"Hel","healed":"Hel"}})
+                json!({"op":"add","block":0,"heal":{"drop":0,"add":""},"value":{"block":0,"kind":"prose","complete":false,"text":"Hel","healed":"Hel"}})
             ]
         );
         let c = s.push("lo **wo");
@@ -1105,7 +1135,7 @@ mod tests {
             c,
             [
                 json!({"op":"remove","block":1}),
-                json!({"op":"add","block":1,"value":{"block":1,"kind":"prose","complete":false,"text":"````a`","healed":"````a````"}})
+                json!({"op":"add","block":1,"heal":{"drop":0,"add":"```"},"value":{"block":1,"kind":"prose","complete":false,"text":"````a`","healed":"````a````"}})
             ]
         );
     }
