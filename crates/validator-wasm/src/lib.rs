@@ -68,3 +68,6 @@ pub use surface::{
     parse_document, validate_component, validate_surface, validate_surface_in,
     validate_surface_text, Place,
 };
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

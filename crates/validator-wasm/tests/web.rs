@@ -1,0 +1,191 @@
+//! The fixture suite through the WASM build, in Chromium: the exports must
+//! agree with the native core case for case. Run with
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p validator-wasm --test web`.
+#![cfg(target_arch = "wasm32")]
+
+use serde_json::{json, Value};
+use validator_wasm::wasm::{
+    apply_patch, catalog_prompt, patch, validate, validate_component, validate_markdown,
+};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const FILES: [(&str, &str); 9] = [
+    ("structure", include_str!("../fixtures/structure.json")),
+    ("props", include_str!("../fixtures/props.json")),
+    ("functions", include_str!("../fixtures/functions.json")),
+    ("conditions", include_str!("../fixtures/conditions.json")),
+    ("actions", include_str!("../fixtures/actions.json")),
+    ("data", include_str!("../fixtures/data.json")),
+    ("markdown", include_str!("../fixtures/markdown.json")),
+    ("patch", include_str!("../fixtures/patch.json")),
+    ("apply_patch", include_str!("../fixtures/apply_patch.json")),
+];
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+/// The pinned fields of the issues the export returned.
+fn pinned(issues: &Value, expected: &Value) -> Value {
+    let with_place = expected
+        .as_array()
+        .is_some_and(|e| e.iter().any(|i| i.get("line").is_some()));
+    let list = issues.as_array().cloned().unwrap_or_default();
+    Value::Array(
+        list.iter()
+            .map(|i| {
+                let mut v =
+                    json!({"code": i["code"], "severity": i["severity"], "path": i["path"]});
+                if with_place {
+                    for key in ["line", "surface"] {
+                        if let Some(x) = i.get(key) {
+                            v[key] = x.clone();
+                        }
+                    }
+                }
+                v
+            })
+            .collect(),
+    )
+}
+
+fn run(case: &Value) -> Result<(), String> {
+    let catalog = case.get("catalog").map(Value::to_string);
+    let expect = &case["expect"];
+    let input = &case["input"];
+    let got = match case["kind"].as_str().unwrap_or_default() {
+        "surface" => {
+            let out = validate(&input.to_string(), catalog).map_err(|_| "threw".to_string())?;
+            json!({"issues": pinned(&parse(&out), &expect["issues"])})
+        }
+        "markdown" => {
+            let out = validate_markdown(input.as_str().unwrap_or_default(), catalog)
+                .map_err(|_| "threw".to_string())?;
+            json!({"issues": pinned(&parse(&out), &expect["issues"])})
+        }
+        "patch" => {
+            let out = parse(
+                &patch(&input.to_string(), &case["ops"].to_string(), catalog)
+                    .map_err(|_| "threw".to_string())?,
+            );
+            let repairs: Vec<Value> = out["repairs"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| json!({"code": r["code"], "path": r["path"], "from": r["from"], "to": r["to"]}))
+                .collect();
+            let refused: Vec<Value> = out["refused"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|r| {
+                    let codes: Vec<Value> = r["issues"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|i| i["code"].clone())
+                        .collect();
+                    json!({"op": r["op"], "codes": codes})
+                })
+                .collect();
+            let mut got =
+                json!({"applied": out["applied"], "repairs": repairs, "refused": refused});
+            if expect.get("document").is_some() {
+                got["document"] = out["document"].clone();
+            }
+            got
+        }
+        "apply_patch" => {
+            let out = parse(
+                &apply_patch(&input.to_string(), &case["ops"].to_string())
+                    .map_err(|_| "threw".to_string())?,
+            );
+            if out["ok"] == true {
+                json!({"document": out["document"]})
+            } else {
+                json!({"error": {"op": out["error"]["op"], "code": out["error"]["code"]}})
+            }
+        }
+        other => return Err(format!("kind {other} is not run here")),
+    };
+    if &got == expect {
+        Ok(())
+    } else {
+        Err(format!("got {got}, want {expect}"))
+    }
+}
+
+#[wasm_bindgen_test]
+fn fixtures_agree_with_the_native_core() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (file, text) in FILES {
+        for case in parse(text)["cases"].as_array().into_iter().flatten() {
+            total += 1;
+            if let Err(e) = run(case) {
+                failures.push(format!("{file} / {}: {e}", case["name"]));
+            }
+        }
+    }
+    assert!(total > 250, "{total}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[wasm_bindgen_test]
+fn json_patch_suite_through_apply_patch() {
+    for text in [
+        include_str!("../../../../shared/conformance/json-patch-tests/tests.json"),
+        include_str!("../../../../shared/conformance/json-patch-tests/spec_tests.json"),
+    ] {
+        for case in parse(text).as_array().into_iter().flatten() {
+            if case["disabled"] == true {
+                continue;
+            }
+            let out = parse(
+                &apply_patch(&case["doc"].to_string(), &case["patch"].to_string())
+                    .unwrap_or_default(),
+            );
+            match case.get("expected") {
+                Some(expected) => assert_eq!(&out["document"], expected, "{}", case["comment"]),
+                None if case.get("error").is_some() => {
+                    assert_eq!(out["ok"], false, "{}", case["comment"])
+                }
+                None => assert_eq!(out["ok"], true, "{}", case["comment"]),
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_catalogs_throw_and_bad_documents_do_not() {
+    assert!(validate("{}", Some("{\"catalog\":\"x\",\"components\":{\"A\":{\"props\":{\"type\":\"object\",\"pattern\":\"a\"}}}}".into())).is_err());
+    let out = parse(&validate(&"[".repeat(100_000), None).unwrap_or_default());
+    assert_eq!(out[0]["code"], "invalid_json");
+    let huge = format!("\"{}\"", "x".repeat(10 * 1024 * 1024));
+    let out = parse(&validate(&huge, None).unwrap_or_default());
+    assert_eq!(out[0]["code"], "document_too_large");
+    assert!(patch("{", "[]", None).is_err());
+}
+
+#[wasm_bindgen_test]
+fn prompt_and_component_checks() {
+    let prompt = catalog_prompt(None).unwrap_or_default();
+    assert!(prompt.starts_with("# Writing surfaces for the catalog blog@1"));
+    assert_eq!(prompt, catalog_prompt(None).unwrap_or_default());
+    let out = parse(
+        &validate_component(
+            r#"{"id":"t","component":"Heading","props":{"text":{"path":"/x"}}}"#,
+            "/components/3",
+            None,
+            Some("{}".into()),
+        )
+        .unwrap_or_default(),
+    );
+    assert_eq!(
+        out,
+        json!([{"severity": "warning", "code": "missing_data", "path": "/components/3/props/text/path",
+        "message": "the bound path \"/x\" does not resolve in data"}])
+    );
+}
