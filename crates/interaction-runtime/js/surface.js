@@ -15,18 +15,28 @@ const M = new Map(); // element -> handle
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 let E; // the module's exports
-let B; // the staged string
+let U; // a view of the module's memory (renewed when the memory grows)
+let S = new Uint8Array(256); // scratch for staging, reused: no garbage per string
+let B; // the staged string: a view of S
 
-const mem = () => new Uint8Array(E.memory.buffer);
+const mem = () => (U?.buffer == E.memory.buffer ? U : (U = new Uint8Array(E.memory.buffer)));
 const str = (p, l) => dec.decode(mem().subarray(p, p + l));
 const opt = (p, l) => (l < 0 ? undefined : str(p, l));
-const stage = (s) => (s == null ? -1 : (B = enc.encode(s)).length);
+const stage = (s) => {
+  if (s == null) return -1;
+  if (s.length * 3 > S.length) S = new Uint8Array(s.length * 3);
+  return (B = S.subarray(0, enc.encodeInto(s, S).written)).length;
+};
 const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
-// Intl throws on what it cannot format: the binding then shows nothing.
-const intl = (f) => {
+// Intl formatters are costly to build: one per kind, locale and options.
+const formatters = new Map();
+const intl = (Kind, locale, options, value) => {
+  const key = Kind.name + JSON.stringify([locale, options]);
   try {
-    return stage(f());
+    formatters.has(key) || formatters.set(key, new Kind(locale, options));
+    return stage(formatters.get(key).format(value));
   } catch {
+    // Intl throws on what it cannot format: the binding then shows nothing.
     return -1;
   }
 };
@@ -100,19 +110,18 @@ const imports = {
   O: (p, l) => d.getElementById(str(p, l))?.scrollIntoView(),
   s: (v) => stage(String(v)),
   D: (vp, vl, ms, sp, sl, lp, ll) =>
-    intl(() =>
-      new Intl.DateTimeFormat(opt(lp, ll), { dateStyle: str(sp, sl), timeZone: "UTC" }).format(
-        new Date(vl < 0 ? ms : str(vp, vl)),
-      ),
-    ),
+    intl(Intl.DateTimeFormat, opt(lp, ll), { dateStyle: str(sp, sl), timeZone: "UTC" }, new Date(vl < 0 ? ms : str(vp, vl))),
   F: (v, min, max, pct, cp, cl, lp, ll) =>
-    intl(() =>
-      new Intl.NumberFormat(opt(lp, ll), {
+    intl(
+      Intl.NumberFormat,
+      opt(lp, ll),
+      {
         style: cl < 0 ? (pct ? "percent" : "decimal") : "currency",
         currency: opt(cp, cl),
         minimumFractionDigits: min < 0 ? undefined : min,
         maximumFractionDigits: max < 0 ? undefined : max,
-      }).format(v),
+      },
+      v,
     ),
   L: (v, lp, ll) => {
     try {

@@ -453,8 +453,9 @@ impl Runtime {
         let el = binding.el;
         match &binding.what {
             What::Text(e) => {
-                if self.compute(page, s, e).is_some() {
-                    page.set_text(el, &self.text(page, s, e));
+                // A binding that does not follow section 3 leaves the text as rendered.
+                if let Some(v) = self.compute(page, s, e) {
+                    page.set_text(el, &function::Value::Data(&v).to_text(page));
                 }
             }
             What::Visible(c) => {

@@ -1,0 +1,148 @@
+// The interaction runtime against petite-vue, side by side in one headless
+// Chromium run: a page of 30 surfaces of 200 components each (text and
+// formatted bindings, visibility, a slider, radios, a button), wired to
+// equivalent markup for each. Prints medians (ms) and ratios; a benchmark,
+// not a test: nothing here fails on speed.
+//
+// - hydrate: from importing the runtime (already on the page) to every
+//   surface hydrated (fetch, compile, hydrate for ours; parse and mount for
+//   petite-vue).
+// - update: from an `input` event on one slider to every binding that reads
+//   it updated (awaiting one microtask, as petite-vue batches DOM updates).
+//
+// petite-vue needs 'unsafe-eval' (it compiles expressions with new
+// Function); ours runs under script-src 'self' 'wasm-unsafe-eval'. The pages
+// here are served without a CSP so both run.
+//
+// Needs: the built runtime (dist/site, or SURFACE_SITE: a folder with
+// manifest.json), node_modules with playwright-core and petite-vue, and
+// /usr/bin/chromium (or CHROMIUM). Run: node crates/interaction-runtime/bench/run.mjs [iterations]
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { launch, startServer, root } from '../../../tests/browser/e2e/harness.mjs';
+
+const site = resolve(root, process.env.SURFACE_SITE ?? 'dist/site');
+const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
+const iterations = Number(process.argv[2] ?? 15);
+const SURFACES = 30;
+
+// One surface, 200 components: 1 slider, 2 radios, 1 button, 60 plain
+// bindings, 60 formatted (Intl) bindings, 40 conditional parts, 36 static.
+function oursSurface(s) {
+  const parts = [`<div data-ch-surface="s${s}"><script type="application/json" data-ch-state>{"seats":3,"billing":"monthly","price":9}</script>`];
+  parts.push(`<input id="slider-${s}" type="range" min="1" max="100" value="3" data-ch-model="/seats">`);
+  parts.push(`<label><input type="radio" name="b${s}" value="monthly" data-ch-model="/billing" checked>M</label>`);
+  parts.push(`<label><input type="radio" name="b${s}" value="yearly" data-ch-model="/billing">Y</label>`);
+  parts.push(`<button type="button" data-ch-action='{"action":"increment","path":"/seats"}'>+</button>`);
+  for (let i = 0; i < 60; i++) parts.push(`<span class="seats" data-ch-text="/seats">3</span>`);
+  const fmt = `{"call":"formatCurrency","args":{"value":{"path":"/price"},"currency":"EUR","locale":"en-US"}}`;
+  for (let i = 0; i < 60; i++) parts.push(`<span data-ch-text='${fmt}'>€9.00</span>`);
+  for (let i = 0; i < 40; i++) parts.push(`<div style="display:contents" data-ch-visible='{"gt":[{"path":"/seats"},${i + 3}]}' hidden>more than ${i + 3}</div>`);
+  for (let i = 0; i < 36; i++) parts.push(`<p>static ${i}</p>`);
+  parts.push('</div>');
+  return parts.join('');
+}
+
+function vueSurface(s) {
+  const parts = [`<div v-scope="{seats:3,billing:'monthly',price:9}">`];
+  parts.push(`<input id="slider-${s}" type="range" min="1" max="100" value="3" v-model.number="seats">`);
+  parts.push(`<label><input type="radio" name="b${s}" value="monthly" v-model="billing" checked>M</label>`);
+  parts.push(`<label><input type="radio" name="b${s}" value="yearly" v-model="billing">Y</label>`);
+  parts.push(`<button type="button" @click="seats++">+</button>`);
+  for (let i = 0; i < 60; i++) parts.push(`<span class="seats" v-text="seats">3</span>`);
+  for (let i = 0; i < 60; i++) parts.push(`<span v-text="fmt(price)">€9.00</span>`);
+  for (let i = 0; i < 40; i++) parts.push(`<div v-if="seats > ${i + 3}">more than ${i + 3}</div>`);
+  for (let i = 0; i < 36; i++) parts.push(`<p>static ${i}</p>`);
+  parts.push('</div>');
+  return parts.join('');
+}
+
+const page = (body, script) =>
+  `<!doctype html><html><head><meta charset="utf-8"><style>[data-ch-visible][hidden]{display:none!important}</style></head><body>${body}<script type="module">${script}</script></body></html>`;
+
+// Both pages record when the first surface (hydrated last by ours, mounted
+// with the rest by petite-vue) shows the state, and time one slider input.
+const common = `
+const first = document.querySelector('.seats');
+first.textContent = 'server';
+const done = new Promise((r) => new MutationObserver((_, o) => { if (first.textContent === '3') { o.disconnect(); r(); } }).observe(first, { childList: true, characterData: true, subtree: true }));
+window.bench = { async update(n) {
+  const slider = document.getElementById('slider-15');
+  const target = slider.parentElement.querySelector('.seats');
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const v = String(10 + (i % 50));
+    const t0 = performance.now();
+    slider.value = v;
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await Promise.resolve();
+    if (target.textContent !== v) throw new Error('not updated: ' + target.textContent + ' != ' + v);
+    times.push(performance.now() - t0);
+  }
+  return times;
+} };
+const t0 = performance.now();`;
+
+const oursPage = page(
+  Array.from({ length: SURFACES }, (_, s) => oursSurface(s)).join('\n'),
+  `${common}
+const instantiate = WebAssembly.instantiate;
+WebAssembly.instantiate = (...args) => instantiate(...args).then((r) => ((window.loaded = performance.now() - t0), r));
+import('/_cloudhal/${manifest['surface.js']}');
+await done;
+window.hydrated = performance.now() - t0;`,
+);
+const vuePage = page(
+  Array.from({ length: SURFACES }, (_, s) => vueSurface(s)).join('\n'),
+  `${common}
+const { createApp } = await import('/node_modules/petite-vue/dist/petite-vue.es.js');
+createApp({ fmt: (v) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(v) }).mount();
+await done;
+window.hydrated = performance.now() - t0;`,
+);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const server = await startServer({
+  mounts: { '/_cloudhal/': relative(root, site), '/node_modules/': 'node_modules' },
+  csp: () => null,
+  pages: { '/ours.html': oursPage, '/vue.html': vuePage },
+});
+const browser = await launch();
+const results = {};
+try {
+  for (const [name, path] of [['ours', '/ours.html'], ['petite-vue', '/vue.html']]) {
+    const hydrate = [];
+    const update = [];
+    const loaded = [];
+    for (let i = 0; i < iterations; i++) {
+      const p = await browser.newPage();
+      const errors = [];
+      p.on('pageerror', (e) => errors.push(e.message));
+      await p.goto(server.origin + path);
+      await p.waitForFunction(() => typeof window.hydrated === 'number', null, { timeout: 60000 });
+      if (errors.length) throw new Error(`${name}: ${errors.join('; ')}`);
+      hydrate.push(await p.evaluate(() => window.hydrated));
+      loaded.push(await p.evaluate(() => window.loaded ?? 0));
+      update.push(...(await p.evaluate(() => window.bench.update(20))));
+      await p.close();
+    }
+    results[name] = { hydrate: median(hydrate), update: median(update), loaded: median(loaded) };
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const ours = results.ours;
+const vue = results['petite-vue'];
+console.log(`(ours: ${ours.loaded.toFixed(2)} ms of the hydration is fetching and compiling the wasm)`);
+console.log(`interaction runtime vs petite-vue: ${SURFACES} surfaces x 200 components, ${iterations} page loads, medians`);
+console.log('| measure | ours (ms) | petite-vue (ms) | ours / petite-vue |');
+console.log('|---|---|---|---|');
+for (const k of ['hydrate', 'update']) {
+  console.log(`| ${k} | ${ours[k].toFixed(2)} | ${vue[k].toFixed(2)} | ${(ours[k] / vue[k]).toFixed(2)} |`);
+}
