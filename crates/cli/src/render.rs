@@ -1,5 +1,6 @@
-//! `surfaces render [--catalog FILE] FILE`: a surface as the published-page
-//! HTML of SPEC.md section 10 (text on standard output). A surface with errors
+//! `surfaces render [--catalog FILE] FILE`: a surface (`.json`), or the
+//! surfaces of a markdown body (`.md`), as the published-page HTML of SPEC.md
+//! section 10 (text on standard output). A surface with errors
 //! is not rendered: its issues are printed as JSON
 //! (`{"ok": false, "file", "issues"}`) and the exit code is 1.
 
@@ -67,17 +68,19 @@ fn execute(args: &[String]) -> Outcome {
             }
         }
     };
-    if file.ends_with(".md") {
-        return Outcome::Failed(format!(
-            "{file}: render takes a surface .json; markdown bodies are not supported yet"
-        ));
-    }
-    let doc: serde_json::Value =
-        match read(file).and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string())) {
-            Ok(d) => d,
+    let text = match read(file) {
+        Ok(t) => t,
+        Err(e) => return Outcome::Failed(format!("cannot read {file}: {e}")),
+    };
+    let rendered = if file.ends_with(".md") {
+        surfaces_render::render_markdown(&text, &catalog)
+    } else {
+        match serde_json::from_str(&text) {
+            Ok(doc) => surfaces_render::render_surface(&doc, &catalog),
             Err(e) => return Outcome::Failed(format!("cannot read {file}: {e}")),
-        };
-    match surfaces_render::render_surface(&doc, &catalog) {
+        }
+    };
+    match rendered {
         Ok(html) => Outcome::Html(html),
         Err(issues) => Outcome::Refused(
             serde_json::json!({"ok": false, "file": file, "issues": issues_json(&issues)})
@@ -155,6 +158,17 @@ mod tests {
             execute(&args(&["--catalog", &c, &f])),
             Outcome::Failed(_)
         ));
+    }
+
+    #[test]
+    fn renders_a_markdown_body() {
+        let f = temp("body.md", "Text\n\n```surface {\"id\":\"m\"}\n{\"id\":\"root\",\"component\":\"Badge\",\"props\":{\"text\":\"new\"}}\n```\n");
+        let Outcome::Html(html) = execute(&args(&[&f])) else {
+            panic!()
+        };
+        assert!(html.contains(r#"<div data-ch-surface="m">"#), "{html}");
+        let bad = temp("bad.md", "```surface {\"id\":\"m\"}\n{\"id\":\"root\"\n");
+        assert!(matches!(execute(&args(&[&bad])), Outcome::Refused(_)));
     }
 
     #[test]

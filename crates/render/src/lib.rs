@@ -56,7 +56,32 @@ use serde_json::Value;
 use std::collections::HashSet;
 use surfaces_core::function::{self, PlainHost};
 use surfaces_core::{condition, truthy};
+use validator_wasm::markdown::{read_body, validate_markdown};
 use validator_wasm::{has_errors, validate_surface, Catalog, Issue, Severity};
+
+/// Renders the surfaces of a markdown body (SPEC.md section 8), in order, as
+/// published-page HTML; the prose around them is the site's markdown
+/// pipeline's to render. Errors anywhere in the body refuse it: the
+/// validator's issues (with their lines) come back instead.
+///
+/// ```
+/// let body = "Plans:\n\n```surface {\"id\":\"plans\"}\n{\"data\":{\"n\":2}}\n\
+///             {\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":{\"path\":\"/n\"}}}\n```\n";
+/// let html = surfaces_render::render_markdown(body, &validator_wasm::Catalog::default_blog()).unwrap();
+/// assert!(html.contains(r#"<div data-ch-surface="plans">"#));
+/// assert!(html.contains(r#"data-ch-text="/n">2</p>"#));
+/// ```
+pub fn render_markdown(text: &str, catalog: &Catalog) -> Result<String, Vec<Issue>> {
+    let issues = validate_markdown(text, catalog);
+    if has_errors(&issues) {
+        return Err(issues);
+    }
+    let mut out = String::new();
+    for surface in read_body(text).surfaces {
+        out.push_str(&render_surface(&surface.document, catalog)?);
+    }
+    Ok(out)
+}
 
 /// Renders `doc`, a surface, as published-page HTML. Errors refuse the
 /// surface: the validator's issues come back instead.

@@ -189,3 +189,19 @@ fn tabs_are_a_radio_group_that_works_without_javascript() {
     );
     assert!(html.contains("first") && html.contains("second"));
 }
+
+#[test]
+fn markdown_bodies_render_each_surface_and_refuse_errors() {
+    let catalog = Catalog::default_blog();
+    let body = "Intro\n\n```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":\"one\"}}\n```\n\n~~~surface {\"id\":\"b\"}\n{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":\"two\"}}\n~~~\n";
+    let html = render_markdown(body, &catalog).unwrap();
+    let a = html.find(r#"data-ch-surface="a""#).unwrap();
+    let b = html.find(r#"data-ch-surface="b""#).unwrap();
+    assert!(a < b && html.contains("one") && html.contains("two") && !html.contains("Intro"));
+    let broken = "```surface {\"id\":\"a\"}\nnot json\n```\n";
+    let issues = render_markdown(broken, &catalog).unwrap_err();
+    assert!(
+        issues.iter().any(|i| i.code == "invalid_line"),
+        "{issues:?}"
+    );
+}
