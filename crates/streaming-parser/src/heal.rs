@@ -43,8 +43,11 @@ struct Point {
     at: usize,
     solid: usize,
     setext: bool,
-    /// The text before ends with a backslash that escapes what follows.
-    escape: bool,
+    /// The text before ends with a backslash that would escape what
+    /// follows: the end of the last non-white character before it.
+    escape: Option<usize>,
+    /// The same for the text ending at `solid`.
+    solid_escape: Option<usize>,
 }
 
 /// An opener on the stack: where it starts and where it ends.
@@ -121,6 +124,11 @@ pub struct Inline {
     inert: Option<(usize, Point)>,
     /// Offset of the last unescaped `!` read as text.
     bang: Option<usize>,
+    /// Where the last backtick run inside a code span ended.
+    tick_end: usize,
+    /// The last non-white character is an escaping backslash: the end of
+    /// the last non-white character before it.
+    solid_escape: Option<usize>,
 }
 
 impl Default for Inline {
@@ -142,9 +150,12 @@ impl Default for Inline {
                 at: 0,
                 solid: 0,
                 setext: false,
-                escape: false,
+                escape: None,
+                solid_escape: None,
             },
             bang: None,
+            solid_escape: None,
+            tick_end: 0,
             inert: None,
         }
     }
@@ -271,7 +282,8 @@ impl Inline {
             at: self.pos,
             solid: self.solid,
             setext: self.setext.is_some() && self.prev_line_text,
-            escape: self.escaped,
+            escape: self.escaped.then_some(self.before.solid),
+            solid_escape: self.solid_escape,
         }
     }
 
@@ -280,6 +292,7 @@ impl Inline {
         if c != '\n' {
             if !is_white(c) {
                 self.solid = self.pos + c.len_utf8();
+                self.solid_escape = (c == '\\' && self.escaped).then_some(self.before.solid);
                 if self.line_blank {
                     self.setext = if c == '=' || c == '-' { Some(c) } else { None };
                 } else if self.setext != Some(c) {
@@ -373,6 +386,7 @@ impl Inline {
     fn resolve(&mut self, run: Run, next: char) {
         match (self.mode, run.ch) {
             (Mode::Code { ticks, .. }, '`') if run.len == ticks => self.mode = Mode::Text,
+            (Mode::Code { .. }, '`') => self.tick_end = self.pos,
             (Mode::Text, '`') => {
                 self.mode = Mode::Code {
                     ticks: run.len,
@@ -398,23 +412,26 @@ impl Inline {
         if can_close {
             left = close_on(&mut self.stack, run.ch, run.len);
         }
+        // What is left of the run starts after the part that closed.
+        let start = leftover(run, left);
         if left > 0 && !(can_open && (run.ch != '~' || left == 2)) {
-            self.inert = Some((self.pos, run.start));
+            self.inert = Some((self.pos, start));
         } else if left > 0 {
             self.push(Entry {
                 open: Open::Emph {
                     ch: run.ch,
                     len: left,
                 },
-                start: run.start,
+                start,
                 end: self.pos,
             });
         }
     }
 
     /// The healed view of the text read so far: keep `text[..cut]`, then
-    /// append `suffix`.
-    pub fn heal(&self) -> (usize, String) {
+    /// append `suffix`; `true` when the suffix completes the delimiter run
+    /// the text ends with (`**bold*` + `*`).
+    pub fn heal(&self) -> ((usize, String), bool) {
         let mut stack = self.stack.clone();
         let mut end = self.here();
         let mut suffix = String::new();
@@ -427,9 +444,10 @@ impl Inline {
                 end = image.start;
             }
             stack.truncate(i);
-            return finish(stack, end, suffix, true);
+            return (finish(stack, end, suffix, true), false);
         }
         let mut trim = true;
+        let mut continues = false;
         match self.mode {
             Mode::Code {
                 ticks,
@@ -453,6 +471,10 @@ impl Inline {
                     // the opener's run.
                     end = start;
                 } else {
+                    if pending == 0 && end.at == self.tick_end {
+                        // Backticks right before the closer would join it.
+                        suffix.push(' ');
+                    }
                     if pending < ticks {
                         push_n(&mut suffix, '`', ticks - pending);
                     } else if pending > ticks {
@@ -495,29 +517,25 @@ impl Inline {
                         }
                     }
                 } else if let Some(run) = self.run {
-                    let mut closes = false;
-                    if matches!(run.ch, '*' | '_' | '~') {
-                        let (_, can_close) = flanking(run, ' ');
-                        if can_close {
-                            let left = close_on(&mut stack, run.ch, run.len);
-                            closes = left < run.len;
-                            if closes && left > 0 {
-                                // A longer run than needed: the rest is text
-                                // that nothing closes, hide it with the run.
-                                closes = false;
-                                stack = self.stack.clone();
-                            }
-                        }
+                    let mut left = run.len;
+                    if matches!(run.ch, '*' | '_' | '~') && flanking(run, ' ').1 {
+                        left = close_on(&mut stack, run.ch, run.len);
                     }
-                    if closes {
+                    if left < run.len {
+                        // It closes: show the closing part, hide the rest.
                         trim = false;
+                        if left > 0 {
+                            end = leftover(run, left);
+                        } else {
+                            continues = true;
+                        }
                     } else if !(run.ch == '$' && run.len == 1) {
                         end = run.start;
                     }
                 }
             }
         }
-        finish(stack, end, suffix, trim)
+        (finish(stack, end, suffix, trim), continues)
     }
 }
 
@@ -527,15 +545,31 @@ fn finish(
     mut suffix: String,
     trim: bool,
 ) -> (usize, String) {
-    if trim && suffix.is_empty() {
+    loop {
+        if let Some(solid) = end
+            .escape
+            .filter(|_| !stack.is_empty() || !suffix.is_empty())
+        {
+            // A closer after a backslash would be escaped: hide the
+            // backslash (the character before it cannot be one too).
+            end.at = end.at.saturating_sub(1);
+            end.solid = solid;
+            end.escape = None;
+            end.solid_escape = None;
+        }
+        if !trim || !suffix.is_empty() {
+            break;
+        }
         // A closer after white space would not be right-flanking, and an
         // opener with nothing visible after it would meet its closer as
         // one run: hide both.
-        while let Some(top) = stack.last() {
-            end.at = end.at.min(end.solid);
-            if top.end < end.at {
-                break;
-            }
+        let Some(top) = stack.last() else { break };
+        if end.solid < end.at {
+            end.at = end.solid;
+            end.escape = end.solid_escape;
+        } else if top.end < end.at {
+            break;
+        } else {
             end = top.start;
             stack.pop();
         }
@@ -551,16 +585,27 @@ fn finish(
             Open::Image { .. } => {}
         }
     }
-    if !suffix.is_empty() && end.escape {
-        // A closer after a backslash would be escaped: hide the backslash.
-        end.at = end.at.saturating_sub(1);
-    }
     if suffix.is_empty() && end.setext {
         // `Text\n--` would turn the line above into a heading until the
         // list item or rule it starts is written.
         suffix.push('\u{200B}');
     }
     (end.at, suffix)
+}
+
+/// The point where the last `left` characters of `run` begin.
+fn leftover(run: Run, left: usize) -> Point {
+    if left >= run.len {
+        return run.start;
+    }
+    let at = run.start.at + (run.len - left) * run.ch.len_utf8();
+    Point {
+        at,
+        solid: at,
+        setext: false,
+        escape: None,
+        solid_escape: None,
+    }
 }
 
 fn push_n(out: &mut String, c: char, n: usize) {
@@ -634,7 +679,7 @@ fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
 fn heal_prose(text: &str) -> String {
     let mut inline = Inline::default();
     inline.feed(text);
-    let (cut, suffix) = inline.heal();
+    let ((cut, suffix), _) = inline.heal();
     let mut out = String::from(text.get(..cut).unwrap_or(text));
     out.push_str(&suffix);
     out
@@ -708,6 +753,8 @@ mod tests {
         );
         assert_eq!(h("a ```x\n`"), "a ```x```");
         assert_eq!(h("1. ```\n"), "1. ");
+        assert_eq!(h("a ``x`"), "a ``x``", "pending run completed");
+        assert_eq!(h("a ```x``\n"), "a ```x`` ```");
     }
 
     #[test]
@@ -761,6 +808,9 @@ mod tests {
         assert_eq!(h("a \\[b"), "a \\[b");
         assert_eq!(h("**a\\"), "**a**");
         assert_eq!(h("}~~~**$$"), "}", "hidden with the runs before it");
+        assert_eq!(h("](_\\"), "](");
+        assert_eq!(h("**a \\"), "**a**");
+        assert_eq!(h("_\"\\\n"), "_\"_");
         assert_eq!(h("a \\![b"), "a \\![b](streamdown:incomplete-link)");
     }
 

@@ -29,6 +29,8 @@ use crate::utf8::Decoder;
 
 /// Lines with an unfinished role longer than this are read as prose.
 const UNDECIDED_LIMIT: usize = 32;
+/// Line starts of the open prose block whose healing state is kept.
+const LINE_STATES: usize = 256;
 /// A tentative closing fence longer than this is not checked before its end.
 const CLOSER_PROBE_LIMIT: usize = 256;
 
@@ -138,6 +140,8 @@ enum Class {
 /// What a reader was last told about a block.
 #[derive(Debug, Clone, PartialEq)]
 struct Seen {
+    /// Where the block starts in the input: another start, another block.
+    start: usize,
     kind: Kind,
     text_len: usize,
     complete: bool,
@@ -164,6 +168,9 @@ pub struct MarkdownStream {
     role: Role,
     pending_blank: String,
     inline: Inline,
+    /// The healing state at the start of each line of the open prose
+    /// block's last paragraphs (block offset, state), most recent last.
+    lines: Vec<(usize, Inline)>,
     seen: Vec<Seen>,
     finished: bool,
 }
@@ -180,6 +187,7 @@ impl Default for MarkdownStream {
             role: Role::Undecided,
             pending_blank: String::new(),
             inline: Inline::default(),
+            lines: Vec::new(),
             seen: Vec::new(),
             finished: false,
         }
@@ -317,7 +325,13 @@ impl MarkdownStream {
                 b.heading = heading;
             }
             self.inline = Inline::default();
+            self.lines.clear();
         }
+        let start = self.blocks.last().map_or(0, |b| b.text.len());
+        if self.lines.len() >= LINE_STATES {
+            self.lines.remove(0);
+        }
+        self.lines.push((start, self.inline.clone()));
         self.inline.feed(&self.line);
         self.role = Role::Prose;
     }
@@ -546,6 +560,7 @@ impl MarkdownStream {
         }
         let body = self.blocks.get(i).and_then(|b| b.surface.as_ref());
         let seen = Seen {
+            start: self.blocks.get(i).map_or(self.line_start, |b| b.start),
             kind,
             text_len,
             complete,
@@ -621,7 +636,7 @@ impl MarkdownStream {
                 let leaf = self.role == Role::Candidate(Candidate::Leaf);
                 head.insert("name".into(), json!(name));
                 let complete = leaf && name.is_some();
-                let suffix = if leaf {
+                let suffix = if leaf || name.is_none() {
                     String::new()
                 } else {
                     String::from("\n:::")
@@ -635,8 +650,44 @@ impl MarkdownStream {
         let len = stored.len() + line.len();
         match b.kind {
             Kind::Prose => {
-                let (cut, suffix) = self.inline.heal();
-                (cut.min(len), suffix)
+                let ((mut cut, mut suffix), mut continues) = self.inline.heal();
+                cut = cut.min(len);
+                while cut < len {
+                    // What stays of a cut line must not read as another
+                    // block (a fence, a directive, a heading): if it would,
+                    // hide the line and heal from its start.
+                    let found = self.lines.partition_point(|(at, _)| *at <= cut);
+                    let Some((start, state)) = found.checked_sub(1).and_then(|i| self.lines.get(i))
+                    else {
+                        break;
+                    };
+                    let visible = if *start >= stored.len() {
+                        line.get(start - stored.len()..cut - stored.len())
+                    } else {
+                        stored.get(*start..cut)
+                    };
+                    if !visible.is_some_and(|v| reclassifies(v, b)) {
+                        break;
+                    }
+                    let ((c, s), joins) = state.heal();
+                    cut = c.min(*start);
+                    suffix = s;
+                    continues = joins;
+                }
+                let before = if cut > stored.len() {
+                    line.get(..cut - stored.len())
+                        .and_then(|t| t.chars().next_back())
+                } else {
+                    stored.get(..cut).and_then(|t| t.chars().next_back())
+                };
+                if let Some(first) = suffix.chars().next() {
+                    if !continues && matches!(first, '*' | '_' | '~') && before == Some(first) {
+                        // A closer right after a literal run of its
+                        // character would join it: keep them apart.
+                        suffix.insert(0, '\u{200B}');
+                    }
+                }
+                (cut, suffix)
             }
             Kind::Code | Kind::Surface => {
                 let mut suffix = String::new();
@@ -671,7 +722,11 @@ impl MarkdownStream {
                 continue;
             };
             match self.seen.get(i) {
-                Some(old) if old.kind == seen.kind && old.text_len <= seen.text_len => {
+                Some(old)
+                    if old.start == seen.start
+                        && old.kind == seen.kind
+                        && old.text_len <= seen.text_len =>
+                {
                     if *old != seen {
                         changes.push(self.update(i, old, &seen, &block));
                     }
@@ -845,6 +900,19 @@ fn closes_fence(marker: FenceChar, len: usize, line: &str) -> bool {
     let mut opener = String::new();
     push_fence(&mut opener, marker, len);
     opening_fence(&opener).is_some_and(|open| open.is_closed_by(line))
+}
+
+/// Whether a prose line cut short for display would read as another kind
+/// of block than the prose block `b` it belongs to.
+fn reclassifies(visible: &str, b: &Block) -> bool {
+    let line = strip_line_ending(visible);
+    match classify(line, true) {
+        Some(Class::Candidate(Candidate::Fence { .. })) => true,
+        Some(Class::Candidate(Candidate::Leaf)) => directive::leaf(line).is_some(),
+        Some(Class::Candidate(Candidate::Container)) => directive::container_open(line).is_some(),
+        Some(Class::Heading) => !b.heading,
+        Some(Class::Prose | Class::Blank) | None => false,
+    }
 }
 
 fn is_list_char(c: char) -> bool {

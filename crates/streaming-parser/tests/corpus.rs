@@ -337,7 +337,7 @@ fn arbitrary_input_never_panics_and_stays_chunk_invariant() {
         "{\"id\":\"root\",\"component\":\"Stack\",\"props\":{\"text\":\"x",
     ];
     let mut rng = Rng(42);
-    for _ in 0..400 {
+    for _ in 0..1500 {
         let mut bytes = Vec::new();
         for _ in 0..rng.below(60) {
             if rng.below(10) == 0 {
