@@ -17,7 +17,7 @@ const TYPES = {
 };
 
 /** URL prefix -> folder (relative to the repository) served by default. */
-export const DEMO_MOUNTS = { '/_cloudhal/': 'dist/site', '/npm/': 'npm', '/': 'demo/site' };
+export const DEMO_MOUNTS = { '/_cloudhal/': 'dist/site', '/npm/': 'npm', '/': 'dist/demo' };
 
 /**
  * Starts a server on 127.0.0.1. `mounts` maps URL prefixes to folders (longest
