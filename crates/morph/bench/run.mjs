@@ -68,11 +68,11 @@ try {
   const rows = await page.evaluate((n) => window.runBench(n), iterations);
   const libs = ['morph', 'idiomorph', 'morphdom'];
   console.log(`median ms over ${iterations} runs (Chromium ${browser.version()}); ratio = morph / faster peer`);
-  console.log(['case', ...libs, 'ratio'].map((c, i) => (i ? c.padStart(10) : c.padEnd(34))).join(''));
+  console.log(['case', ...libs, 'ratio'].map((c, i) => (i ? c.padStart(10) : c.padEnd(44))).join(''));
   for (const row of rows) {
     const best = Math.min(row.idiomorph, row.morphdom);
     const cells = libs.map((l) => row[l].toFixed(3).padStart(10));
-    console.log(row.name.padEnd(34) + cells.join('') + (row.morph / best).toFixed(2).padStart(10));
+    console.log(row.name.padEnd(44) + cells.join('') + (row.morph / best).toFixed(2).padStart(10));
   }
 } finally {
   await browser.close();

@@ -61,23 +61,34 @@ impl Gate {
 /// Updates waiting for the next morph. A whole document replaces everything
 /// pending; a section replaces the pending version of the same section and is
 /// applied after a pending document (it arrived later).
-#[derive(Debug, Default, PartialEq)]
-pub struct Pending {
+///
+/// Generic over how the HTML is held (a JS string in the browser).
+#[derive(Debug, PartialEq)]
+pub struct Pending<H = String> {
     /// The latest whole document (or fragment for the whole target).
-    pub document: Option<String>,
+    pub document: Option<H>,
     /// The latest HTML of each section, in order of first arrival.
-    pub sections: Vec<(String, String)>,
+    pub sections: Vec<(String, H)>,
 }
 
-impl Pending {
+impl<H> Default for Pending<H> {
+    fn default() -> Self {
+        Pending {
+            document: None,
+            sections: Vec::new(),
+        }
+    }
+}
+
+impl<H> Pending<H> {
     /// A whole document arrived: it supersedes everything pending.
-    pub fn document(&mut self, html: String) {
+    pub fn document(&mut self, html: H) {
         self.document = Some(html);
         self.sections.clear();
     }
 
     /// A section arrived: the latest HTML for a key wins.
-    pub fn section(&mut self, key: String, html: String) {
+    pub fn section(&mut self, key: String, html: H) {
         match self.sections.iter_mut().find(|(k, _)| *k == key) {
             Some(slot) => slot.1 = html,
             None => self.sections.push((key, html)),
@@ -90,7 +101,7 @@ impl Pending {
     }
 
     /// Takes everything pending, leaving nothing.
-    pub fn take(&mut self) -> Pending {
+    pub fn take(&mut self) -> Pending<H> {
         core::mem::take(self)
     }
 }
@@ -158,7 +169,7 @@ mod tests {
 
     #[test]
     fn the_latest_update_wins() {
-        let mut pending = Pending::default();
+        let mut pending: Pending = Pending::default();
         pending.section("a".into(), "1".into());
         pending.section("b".into(), "1".into());
         pending.section("a".into(), "2".into());

@@ -2,16 +2,16 @@
 //! the crate docs; this file follows them step by step.
 
 use alloc::string::String;
-use core::sync::atomic::{AtomicU32, Ordering};
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicU32, Ordering};
 
-use js_sys::{Map, Reflect};
+use js_sys::{JsString, Map, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, DocumentFragment, Element, HtmlDialogElement, HtmlElement, HtmlInputElement,
-    HtmlOptionElement, HtmlTemplateElement, HtmlTextAreaElement, Node, NodeList,
-    ScrollIntoViewOptions, ScrollLogicalPosition,
+    Attr, Document, DocumentFragment, Element, FocusOptions, HtmlDialogElement, HtmlElement,
+    HtmlInputElement, HtmlOptionElement, HtmlTemplateElement, HtmlTextAreaElement, Node, NodeList,
+    ScrollIntoViewOptions, ScrollLogicalPosition, XPathResult,
 };
 
 use crate::keys::{key, IdSet, Keys, KEY_ATTRIBUTES};
@@ -28,10 +28,55 @@ extern "C" {
     #[wasm_bindgen(extends = Node)]
     type Movable;
 
+    /// A node, element or attribute read through JS values: names, values
+    /// and tags stay JS strings, compared with `===`, never copied into
+    /// wasm memory.
+    pub type Raw;
+
+    #[wasm_bindgen(method, getter = tagName)]
+    fn tag(this: &Raw) -> JsValue;
+    #[wasm_bindgen(method, getter = nodeValue)]
+    fn data(this: &Raw) -> JsValue;
+    #[wasm_bindgen(method, setter = nodeValue)]
+    fn set_data(this: &Raw, value: &JsValue);
+    #[wasm_bindgen(method, getter)]
+    fn name(this: &Raw) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn value(this: &Raw) -> JsValue;
+    #[wasm_bindgen(method, setter = innerHTML)]
+    fn set_inner_html(this: &Raw, html: &JsString);
+    /// `outerHTML`, left a JS string.
+    #[wasm_bindgen(method, getter = outerHTML)]
+    pub fn outer_html(this: &Raw) -> JsString;
+    #[wasm_bindgen(method, getter = ownerElement)]
+    fn owner(this: &Raw) -> Option<Element>;
+    #[wasm_bindgen(method, getter = namespaceURI)]
+    fn namespace(this: &Raw) -> JsValue;
+    #[wasm_bindgen(method, js_name = getAttribute)]
+    fn attribute(this: &Raw, name: &JsValue) -> JsValue;
+    #[wasm_bindgen(method, js_name = hasAttribute)]
+    fn has(this: &Raw, name: &JsValue) -> bool;
+    #[wasm_bindgen(method, js_name = setAttribute, catch)]
+    fn set(this: &Raw, name: &JsValue, value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, js_name = setAttributeNS, catch)]
+    fn set_ns(this: &Raw, ns: &JsValue, name: &JsValue, value: &JsValue) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, js_name = removeAttribute)]
+    fn unset(this: &Raw, name: &JsValue);
+
+    /// A `Map` from nodes to indices, read without boxing the number.
+    #[wasm_bindgen(extends = Map)]
+    type Index;
+    #[wasm_bindgen(method, js_name = get)]
+    fn at(this: &Index, node: &Node) -> Option<u32>;
+
     /// `Node.prototype.moveBefore`: moves a connected node keeping its state
     /// (focus, iframe documents, media playback, scroll, animations).
     #[wasm_bindgen(method, js_name = moveBefore, catch)]
     fn move_before(this: &Movable, node: &Node, child: Option<&Node>) -> Result<(), JsValue>;
+}
+
+pub fn raw(value: &JsValue) -> &Raw {
+    value.unchecked_ref()
 }
 
 /// Where the server's `open` for a `<details>` or `<dialog>`, as last
@@ -59,14 +104,18 @@ pub struct Options {
 /// Parses `html` inert and strips whatever could run. A whole document
 /// yields its `<body>`; a fragment yields a template's content. Neither runs
 /// scripts nor loads anything until inserted.
-pub fn parse(doc: &Document, html: &str) -> Option<Node> {
+pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
     let template: HtmlTemplateElement = doc.create_element("template").ok()?.dyn_into().ok()?;
-    let root: Node = if rules::is_whole_document(html) {
+    // The HTML stays a JS string: only its first bytes cross into wasm.
+    let head = String::from(html.trim_start().slice(0, 9));
+    let root: Node = if rules::is_whole_document(&head) {
         // A template drops <html>, <head> and <body> but keeps their
         // content; the preview wants the body's only, so parse the document
-        // into an inert <html> element and take its body.
-        let html_el = doc.create_element("html").ok()?;
-        html_el.set_inner_html(html);
+        // into an <html> element of the template's inert document (one of
+        // the live document would load images at once) and take its body.
+        let inert = template.content().owner_document()?;
+        let html_el = inert.create_element("html").ok()?;
+        raw(&html_el).set_inner_html(html);
         html_el
             .query_selector("body")
             .ok()
@@ -74,10 +123,10 @@ pub fn parse(doc: &Document, html: &str) -> Option<Node> {
             .map(Node::from)
             .unwrap_or_else(|| html_el.into())
     } else {
-        template.set_inner_html(html);
+        raw(&template).set_inner_html(html);
         template.content().into()
     };
-    sanitize(&root);
+    sanitize(doc, &root);
     Some(root)
 }
 
@@ -96,27 +145,63 @@ fn elements(list: &Option<NodeList>) -> impl Iterator<Item = Element> + '_ {
     (0..len).filter_map(move |i| list.as_ref()?.item(i)?.dyn_into().ok())
 }
 
+/// The elements [`sanitize`] looks at (XPath, so the browser finds them
+/// without a call per element).
+const SUSPECT_ELEMENTS: &str = "descendant-or-self::*[local-name()='script' or local-name()='animate' or local-name()='set' or local-name()='template']";
+
+/// The attributes [`sanitize`] looks at: `on*`, `srcdoc` and the URL
+/// attributes, in any case. [`rules`] then decides; this only narrows.
+const SUSPECT_ATTRIBUTES: &str = "descendant-or-self::*/@*[starts-with(translate(name(),'ON','on'),'on') or contains(' srcdoc href src action formaction xlink:href data ',concat(' ',translate(name(),'ABCDEFGHIJKLMNOPQRSTUVWXYZ','abcdefghijklmnopqrstuvwxyz'),' '))]";
+
+/// The nodes an XPath expression selects from `root`'s element children
+/// (a fragment is no XPath context node), in document order.
+fn snapshot(doc: &Document, xpath: &str, root: &Node) -> Vec<Node> {
+    let mut nodes = Vec::new();
+    let mut child = root.first_child();
+    while let Some(top) = child {
+        child = top.next_sibling();
+        if top.node_type() != Node::ELEMENT_NODE {
+            continue;
+        }
+        let Ok(found) = doc.evaluate_with_opt_callback_and_type(
+            xpath,
+            &top,
+            None,
+            XPathResult::ORDERED_NODE_SNAPSHOT_TYPE,
+        ) else {
+            continue;
+        };
+        let len = found.snapshot_length().unwrap_or(0);
+        nodes.extend((0..len).filter_map(|i| found.snapshot_item(i).ok().flatten()));
+    }
+    nodes
+}
+
 /// Removes `<script>`, `on*` handlers, `srcdoc`, unsafe URLs and href
 /// animations from the parsed tree, template contents included.
-fn sanitize(root: &Node) {
-    for el in elements(&select_all(root, "*")) {
+fn sanitize(doc: &Document, root: &Node) {
+    for node in snapshot(doc, SUSPECT_ELEMENTS, root) {
+        let el: &Element = node.unchecked_ref();
         let name = el.local_name();
         if rules::is_forbidden_element(&name)
             || rules::is_forbidden_animation(&name, el.get_attribute("attributeName").as_deref())
         {
             el.remove();
-            continue;
+        } else if let Some(template) = el.dyn_ref::<HtmlTemplateElement>() {
+            sanitize(doc, &template.content());
         }
-        if let Some(template) = el.dyn_ref::<HtmlTemplateElement>() {
-            sanitize(&template.content());
-        }
-        let attrs = el.attributes();
-        for i in (0..attrs.length()).rev() {
-            if let Some(attr) = attrs.item(i) {
-                let name = attr.name();
-                if !rules::attribute_allowed(&name, &attr.value()) {
-                    let _ = el.remove_attribute(&name);
-                }
+    }
+    for node in snapshot(doc, SUSPECT_ATTRIBUTES, root) {
+        let attr: &Attr = node.unchecked_ref();
+        let name = attr.name();
+        // Only URL attributes need their value read.
+        let value = match rules::is_url_attribute(&name) {
+            true => attr.value(),
+            false => String::new(),
+        };
+        if !rules::attribute_allowed(&name, &value) {
+            if let Some(el) = raw(attr).owner() {
+                let _ = el.remove_attribute(&name);
             }
         }
     }
@@ -136,6 +221,16 @@ struct Info {
     set: IdSet,
 }
 
+/// A new node as matching sees it.
+struct Probe {
+    kind: u16,
+    /// `tagName` as a JS string (undefined for other nodes).
+    tag: JsValue,
+    key: Option<u32>,
+    /// Whether its id set is not empty.
+    holds_keys: bool,
+}
+
 /// Where the preferred match search stands (idiomorph's `softMatch`).
 enum Soft {
     None,
@@ -143,6 +238,13 @@ enum Soft {
     /// Two upcoming new siblings match here: leave this stretch to them.
     Blocked,
 }
+
+/// Elements with live state of their own, by `tagName` (see
+/// [`Morph::special`]).
+const INPUT: u8 = 1;
+const OPTION: u8 = 2;
+const DISCLOSURE: u8 = 3;
+const TEXTAREA: u8 = 4;
 
 /// Attributes whose change moves a form control's live state.
 const VALUE: u8 = 1;
@@ -156,14 +258,19 @@ struct Morph<'a> {
     root: Node,
     keys: Keys,
     /// Node to index into `facts`, for keyed nodes and their ancestors.
-    index: Map,
+    index: Index,
     facts: Vec<Info>,
     /// Old elements by persistent key number.
     old_by_key: Vec<Option<Element>>,
     pantry: Option<Element>,
     has_move_before: bool,
+    /// `tagName` to INPUT, OPTION, DISCLOSURE (details, dialog) or TEXTAREA.
+    special: Map,
     active: Option<Element>,
     changed: Vec<Element>,
+    /// Elements inserted as they came (not morphed): their disclosures are
+    /// recorded at the end.
+    created: Vec<Element>,
 }
 
 /// Morphs `target` toward the parsed `new_root` (from [`parse`]); returns
@@ -232,19 +339,23 @@ fn morph_range(
         options,
         root: root.clone(),
         keys: Keys::default(),
-        index: Map::new(),
+        index: Map::new().unchecked_into(),
         facts: Vec::new(),
         old_by_key: Vec::new(),
         pantry: None,
+        special: special_tags(),
         active,
         changed: Vec::new(),
+        created: Vec::new(),
     };
     m.index_trees(target, new_root);
     m.morph_children(&root, new_root, start, end.as_ref());
     if let Some(pantry) = m.pantry.take() {
         pantry.remove();
     }
-    record_unseen_open(&root);
+    for node in core::mem::take(&mut m.created) {
+        record_unseen_open(&node);
+    }
     saved.restore(&m.doc);
     m.finish()
 }
@@ -297,7 +408,7 @@ impl Morph<'_> {
     }
 
     fn facts_mut(&mut self, node: &Node) -> Option<&mut Info> {
-        let at = match self.index.get(node).as_f64() {
+        let at = match self.index.at(node) {
             Some(i) => i as usize,
             None => {
                 self.index
@@ -313,7 +424,7 @@ impl Morph<'_> {
     }
 
     fn facts(&self, node: &Node) -> Option<&Info> {
-        self.facts.get(self.index.get(node).as_f64()? as usize)
+        self.facts.get(self.index.at(node)? as usize)
     }
 
     /// Makes the children of `old_parent` from `start` up to `end` match the
@@ -358,27 +469,35 @@ impl Morph<'_> {
     /// plain match holding no persistent key, unless two upcoming new
     /// siblings match old nodes first.
     fn find_best_match(&self, new: &Node, start: &Node, end: Option<&Node>) -> Option<Node> {
+        let probe = self.probe(new);
         let mut soft = Soft::None;
-        let mut next_new = new.next_sibling();
+        let mut upcoming = new.next_sibling().map(|n| (self.probe(&n), n));
         let mut sibling_matches = 0;
         let mut cursor = Some(start.clone());
         while let Some(old) = cursor.filter(|c| Some(c) != end) {
-            if self.is_soft_match(&old, new) {
+            if self.is_soft_match(&old, &probe) {
                 if self.is_id_set_match(&old, new) {
                     return Some(old);
                 }
-                if matches!(soft, Soft::None) && self.facts(&old).map_or(true, |f| f.set.is_empty())
-                {
+                if matches!(soft, Soft::None) && !self.holds_keys(&old) {
+                    if !probe.holds_keys {
+                        // No id set match can come: this one is final.
+                        return Some(old);
+                    }
                     soft = Soft::Found(old.clone());
                 }
             }
-            if matches!(soft, Soft::None) {
-                if let Some(upcoming) = next_new.as_ref().filter(|n| self.is_soft_match(&old, n)) {
-                    sibling_matches += 1;
-                    next_new = upcoming.next_sibling();
-                    if sibling_matches >= 2 {
-                        soft = Soft::Blocked;
-                    }
+            if matches!(soft, Soft::None)
+                && upcoming
+                    .as_ref()
+                    .is_some_and(|(p, _)| self.is_soft_match(&old, p))
+            {
+                sibling_matches += 1;
+                upcoming = upcoming
+                    .and_then(|(_, n)| n.next_sibling())
+                    .map(|n| (self.probe(&n), n));
+                if sibling_matches >= 2 {
+                    soft = Soft::Blocked;
                 }
             }
             // Looking past the focused element would move it: stop here.
@@ -393,24 +512,40 @@ impl Morph<'_> {
         }
     }
 
+    /// What matching needs to know of a new node, read once.
+    fn probe(&self, new: &Node) -> Probe {
+        let kind = new.node_type();
+        let facts = self.facts(new);
+        Probe {
+            kind,
+            tag: match kind {
+                Node::ELEMENT_NODE => raw(new).tag(),
+                _ => JsValue::UNDEFINED,
+            },
+            key: facts.and_then(|f| f.key),
+            holds_keys: facts.is_some_and(|f| !f.set.is_empty()),
+        }
+    }
+
+    fn holds_keys(&self, node: &Node) -> bool {
+        self.facts(node).is_some_and(|f| !f.set.is_empty())
+    }
+
     /// Same node type and tag, and an old key (if any) equal to the new one.
-    fn is_soft_match(&self, old: &Node, new: &Node) -> bool {
+    fn is_soft_match(&self, old: &Node, new: &Probe) -> bool {
         let kind = old.node_type();
-        if kind != new.node_type() {
+        if kind != new.kind {
             return false;
         }
         if kind != Node::ELEMENT_NODE {
             return true;
         }
-        let (Some(o), Some(n)) = (old.dyn_ref::<Element>(), new.dyn_ref::<Element>()) else {
-            return false;
-        };
-        if o.tag_name() != n.tag_name() {
+        if raw(old).tag() != new.tag {
             return false;
         }
         match self.facts(old).and_then(|f| f.key) {
             None => true,
-            Some(k) => self.facts(new).and_then(|f| f.key) == Some(k),
+            Some(k) => new.key == Some(k),
         }
     }
 
@@ -437,7 +572,7 @@ impl Morph<'_> {
         };
         let mut node = el.parent_node();
         while let Some(n) = node {
-            if let Some(at) = self.index.get(&n).as_f64() {
+            if let Some(at) = self.index.at(&n) {
                 if let Some(info) = self.facts.get_mut(at as usize) {
                     info.set.remove(key);
                 }
@@ -528,6 +663,9 @@ impl Morph<'_> {
             None => {
                 self.insert(parent, new, before);
                 self.mark(new);
+                if new.node_type() == Node::ELEMENT_NODE {
+                    self.created.push(new.clone().unchecked_into());
+                }
                 new.clone()
             }
         }
@@ -535,46 +673,48 @@ impl Morph<'_> {
 
     /// Makes `old` like `new`: attributes, live form state, then children.
     fn morph_node(&mut self, old: &Node, new: &Node) {
-        let (Some(o), Some(n)) = (old.dyn_ref::<Element>(), new.dyn_ref::<Element>()) else {
-            if old.node_value() != new.node_value() {
-                old.set_node_value(new.node_value().as_deref());
+        // Soft-matched or created from `new`: both have the same node type.
+        if old.node_type() != Node::ELEMENT_NODE {
+            let data = raw(new).data();
+            if raw(old).data() != data {
+                raw(old).set_data(&data);
                 self.mark(old);
             }
             return;
-        };
+        }
+        let (o, n): (&Element, &Element) = (old.unchecked_ref(), new.unchecked_ref());
         if self.is_skipped(n) {
             return;
         }
-        let tag = o.tag_name();
-        let changed = self.morph_attributes(o, n, &tag);
-        match tag.as_str() {
-            "INPUT" => {
-                if let Some(input) = o.dyn_ref::<HtmlInputElement>() {
-                    if changed & VALUE != 0 {
-                        input.set_value(&n.get_attribute("value").unwrap_or_default());
-                    }
-                    if changed & CHECKED != 0 {
-                        input.set_checked(n.has_attribute("checked"));
-                    }
+        let special = self
+            .special
+            .get(&raw(o).tag())
+            .as_f64()
+            .map_or(0, |k| k as u8);
+        let changed = self.morph_attributes(o, n, special == DISCLOSURE);
+        match special {
+            INPUT => {
+                let input: &HtmlInputElement = o.unchecked_ref();
+                if changed & VALUE != 0 {
+                    input.set_value(&n.get_attribute("value").unwrap_or_default());
+                }
+                if changed & CHECKED != 0 {
+                    input.set_checked(n.has_attribute("checked"));
                 }
             }
-            "OPTION" => {
-                if let Some(option) = o.dyn_ref::<HtmlOptionElement>() {
-                    if changed & SELECTED != 0 {
-                        option.set_selected(n.has_attribute("selected"));
-                    }
-                }
+            OPTION if changed & SELECTED != 0 => {
+                let option: &HtmlOptionElement = o.unchecked_ref();
+                option.set_selected(n.has_attribute("selected"));
             }
-            "DETAILS" | "DIALOG" => self.morph_open(o, n),
-            "TEXTAREA" => {
+            DISCLOSURE => self.morph_open(o, n),
+            TEXTAREA => {
                 // Its text is its default value: typed text stays unless the
                 // server's default changed.
                 let server = n.text_content();
                 if o.text_content() != server {
                     self.morph_children(old, new, old.first_child(), None);
-                    if let Some(area) = o.dyn_ref::<HtmlTextAreaElement>() {
-                        area.set_value(&server.unwrap_or_default());
-                    }
+                    let area: &HtmlTextAreaElement = o.unchecked_ref();
+                    area.set_value(&server.unwrap_or_default());
                 }
                 return;
             }
@@ -593,41 +733,43 @@ impl Morph<'_> {
     /// Copies `new`'s attributes onto `old` and removes the others; returns
     /// which form-state attributes changed. `open` on `<details>` and
     /// `<dialog>` is left to [`Self::morph_open`]; the outline stays.
-    fn morph_attributes(&mut self, old: &Element, new: &Element, tag: &str) -> u8 {
-        let open_is_state = tag == "DETAILS" || tag == "DIALOG";
+    fn morph_attributes(&mut self, old: &Element, new: &Element, open_is_state: bool) -> u8 {
         let mut changed = 0;
         let mut any = false;
         let attrs = new.attributes();
         for i in 0..attrs.length() {
             let Some(attr) = attrs.item(i) else { continue };
-            let name = attr.name();
-            if open_is_state && name == "open" {
+            let (name, value) = (raw(&attr).name(), raw(&attr).value());
+            let before = raw(old).attribute(&name);
+            if before == value {
                 continue;
             }
-            let value = attr.value();
-            let before = old.get_attribute(&name);
-            if before.as_deref() == Some(value.as_str()) {
+            let text = name.as_string().unwrap_or_default();
+            if open_is_state && text == "open" {
                 continue;
             }
-            let _ = match attr.namespace_uri() {
-                Some(ns) => old.set_attribute_ns(Some(&ns), &name, &value),
-                None => old.set_attribute(&name, &value),
+            let ns = raw(&attr).namespace();
+            let _ = match ns.is_null() {
+                true => raw(old).set(&name, &value),
+                false => raw(old).set_ns(&ns, &name, &value),
             };
-            changed |= state_flag(&name, before.is_none());
+            changed |= state_flag(&text, before.is_null());
             any = true;
         }
         let attrs = old.attributes();
         for i in (0..attrs.length()).rev() {
             let Some(attr) = attrs.item(i) else { continue };
-            let name = attr.name();
-            if name == OUTLINE_ATTRIBUTE || (open_is_state && name == "open") {
+            let name = raw(&attr).name();
+            if raw(new).has(&name) {
                 continue;
             }
-            if !new.has_attribute(&name) {
-                let _ = old.remove_attribute(&name);
-                changed |= state_flag(&name, true);
-                any = true;
+            let text = name.as_string().unwrap_or_default();
+            if text == OUTLINE_ATTRIBUTE || (open_is_state && text == "open") {
+                continue;
             }
+            raw(old).unset(&name);
+            changed |= state_flag(&text, true);
+            any = true;
         }
         if any {
             self.mark(old);
@@ -703,6 +845,20 @@ impl Morph<'_> {
     }
 }
 
+fn special_tags() -> Map {
+    let map = Map::new();
+    for (tag, kind) in [
+        ("INPUT", INPUT),
+        ("OPTION", OPTION),
+        ("DETAILS", DISCLOSURE),
+        ("DIALOG", DISCLOSURE),
+        ("TEXTAREA", TEXTAREA),
+    ] {
+        map.set(&tag.into(), &kind.into());
+    }
+    map
+}
+
 /// `n` in decimal (without `core::fmt`, which the wasm leaves out).
 fn decimal(mut n: u32) -> String {
     let mut digits = alloc::vec::Vec::new();
@@ -728,16 +884,23 @@ fn state_flag(name: &str, presence_changed: bool) -> u8 {
 /// Records the server's `open` for disclosures and dialogs the morph has not
 /// seen yet (new ones, or the page's first render): at this moment their
 /// live state is the server's.
-fn record_unseen_open(root: &Node) {
+fn record_unseen_open(root: &Element) {
     let key = JsValue::from(SERVER_OPEN);
-    for el in elements(&select_all(root, "details,dialog")) {
+    let below = select_all(root, "details,dialog");
+    let own = root
+        .matches("details,dialog")
+        .unwrap_or(false)
+        .then(|| root.clone());
+    for el in own.into_iter().chain(elements(&below)) {
         if !Reflect::has(&el, &key).unwrap_or(true) {
             let _ = Reflect::set(&el, &key, &JsValue::from_bool(el.has_attribute("open")));
         }
     }
 }
 
-/// Focus, caret and scroll as the person left them.
+/// Focus and caret as the person left them. (The morph never reads layout,
+/// so nothing can clamp the window's scroll mid-way, and focus comes back
+/// with `preventScroll`: the scroll needs no saving.)
 struct Saved {
     active: Option<Element>,
     /// `selectionStart`, `selectionEnd`, `selectionDirection` of a text
@@ -745,7 +908,6 @@ struct Saved {
     range: Option<(u32, u32, String)>,
     /// Anchor and focus of the selection inside a contenteditable.
     selection: Option<(Node, u32, Node, u32)>,
-    scroll: Option<(f64, f64)>,
 }
 
 impl Saved {
@@ -772,7 +934,7 @@ impl Saved {
             .get_selection()
             .ok()
             .flatten()
-            .filter(|_| range.is_none())
+            .filter(|_| active.is_some() && range.is_none())
             .and_then(|s| {
                 let anchor = s.anchor_node()?;
                 let focus = s.focus_node()?;
@@ -780,23 +942,21 @@ impl Saved {
                     .contains(Some(&anchor))
                     .then(|| (anchor, s.anchor_offset(), focus, s.focus_offset()))
             });
-        let scroll = doc
-            .default_view()
-            .and_then(|w| Some((w.scroll_x().ok()?, w.scroll_y().ok()?)));
         Saved {
             active: active.cloned(),
             range,
             selection,
-            scroll,
         }
     }
 
     fn restore(self, doc: &Document) {
         if let Some(active) = self.active.filter(|a| a.is_connected()) {
             if doc.active_element().as_ref() != Some(&active) {
-                if let Some(el) = active.dyn_ref::<HtmlElement>() {
-                    let _ = el.focus();
-                }
+                // Without scrolling: the person's scroll stays as it was.
+                let options = FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let el: &HtmlElement = active.unchecked_ref();
+                let _ = el.focus_with_options(&options);
             }
             if let Some((start, end, dir)) = self.range {
                 if let Some(i) = active.dyn_ref::<HtmlInputElement>() {
@@ -822,11 +982,6 @@ impl Saved {
                         f_off.min(node_length(&focus)),
                     );
                 }
-            }
-        }
-        if let (Some((x, y)), Some(win)) = (self.scroll, doc.default_view()) {
-            if win.scroll_x().ok() != Some(x) || win.scroll_y().ok() != Some(y) {
-                win.scroll_to_with_x_and_y(x, y);
             }
         }
     }

@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function, JsString, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -18,6 +18,7 @@ use crate::live::{self, Options};
 
 /// A free-list allocator a few hundred bytes long: the preview allocates
 /// and frees strings on every morph, so a leaking bump allocator would grow.
+#[cfg(not(feature = "std"))]
 #[global_allocator]
 static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
@@ -48,7 +49,7 @@ fn read_options(options: &JsValue) -> Options {
 /// elements with `data-morph-changed`), `follow` (scroll the last changed
 /// element into view).
 #[wasm_bindgen]
-pub fn morph(target: &Element, html: &str, options: JsValue) {
+pub fn morph(target: &Element, html: &JsString, options: JsValue) {
     let options = read_options(&options);
     if let Some(doc) = target.owner_document() {
         if let Some(root) = live::parse(&doc, html) {
@@ -62,8 +63,9 @@ struct State {
     options: Options,
     on_morph: Option<Function>,
     gate: Gate,
-    pending: Pending,
-    ledger: Ledger,
+    pending: Pending<JsString>,
+    /// Each section's HTML as last applied, kept as JS strings.
+    ledger: Ledger<JsString>,
 }
 
 /// The live preview: takes whole renders or single sections as a model
@@ -100,13 +102,13 @@ impl Preview {
 
     /// A whole render: a document (its body is shown) or a fragment for all
     /// of the target's children.
-    pub fn update(&self, html: String) {
+    pub fn update(&self, html: JsString) {
         self.state.borrow_mut().pending.document(html);
         offer(&self.state);
     }
 
     /// One section's new HTML: the whole `data-section-id="key"` element.
-    pub fn section(&self, key: String, html: String) {
+    pub fn section(&self, key: String, html: JsString) {
         self.state.borrow_mut().pending.section(key, html);
         offer(&self.state);
     }
@@ -164,7 +166,7 @@ fn run(state: &Rc<RefCell<State>>) -> Vec<String> {
     keys
 }
 
-fn apply(s: &mut State, pending: Pending) -> Vec<String> {
+fn apply(s: &mut State, pending: Pending<JsString>) -> Vec<String> {
     let Some(doc) = s.target.owner_document() else {
         return Vec::new();
     };
@@ -174,7 +176,7 @@ fn apply(s: &mut State, pending: Pending) -> Vec<String> {
             let mut options = s.options.clone();
             let mut present = Vec::new();
             for (key, section) in live::sections(&root) {
-                if s.ledger.record(&key, &section.outer_html()) {
+                if s.ledger.record(&key, live::raw(&section).outer_html()) {
                     changed.push(key.clone());
                 } else {
                     options.skip.push(key.clone());
@@ -205,7 +207,7 @@ fn apply(s: &mut State, pending: Pending) -> Vec<String> {
                 live::append(&s.target, &root, &s.options);
             }
         }
-        s.ledger.record(&key, &html);
+        s.ledger.record(&key, html);
         if !changed.contains(&key) {
             changed.push(key);
         }

@@ -8,9 +8,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, Object, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Object, Promise, Reflect};
 use morph::live::OUTLINE_ATTRIBUTE;
-use morph::{morph, Preview};
+use morph::Preview;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -32,6 +32,11 @@ fn mount(html: &str) -> Element {
     el.set_inner_html(html);
     doc().body().unwrap().append_child(&el).unwrap();
     el
+}
+
+/// The exported `morph`, from Rust text.
+fn morph(target: &Element, html: &str, options: JsValue) {
+    morph::morph(target, &JsString::from(html), options);
 }
 
 fn by_id<T: JsCast>(id: &str) -> T {
@@ -635,6 +640,14 @@ async fn scripts_handlers_and_javascript_urls_never_run() {
     morph(&live, html, JsValue::UNDEFINED);
     // The same holds for nodes that are morphed into, not inserted.
     morph(&live, html, JsValue::UNDEFINED);
+    // And for whole documents, whose body is taken.
+    let doc_live = mount("");
+    morph(
+        &doc_live,
+        r#"<!doctype html><html><head><script>window.__morphRan = 6</script></head><body onload="window.__morphRan = 7"><img src="/xs-doc.png" onerror="window.__morphRan = 8" alt=""></body></html>"#,
+        JsValue::UNDEFINED,
+    );
+    assert_eq!(doc_live.inner_html(), r#"<img src="/xs-doc.png" alt="">"#);
     assert_eq!(live.query_selector_all("script").unwrap().length(), 0);
     assert!(!by_id::<Element>("xs-img").has_attribute("onerror"));
     assert!(!by_id::<Element>("xs-a").has_attribute("href"));
@@ -664,6 +677,7 @@ async fn scripts_handlers_and_javascript_urls_never_run() {
         .unwrap()
         .is_undefined());
     live.remove();
+    doc_live.remove();
 }
 
 // ---- the scheduler ----
@@ -681,11 +695,12 @@ fn recorder() -> (Runs, JsValue) {
     (runs, f.into_js_value())
 }
 
-fn sections(texts: &[(&str, &str)]) -> String {
+fn sections(texts: &[(&str, &str)]) -> JsString {
     texts
         .iter()
         .map(|(k, t)| format!(r#"<section data-section-id="{k}"><p>{t}</p></section>"#))
-        .collect()
+        .collect::<String>()
+        .into()
 }
 
 #[wasm_bindgen_test]
