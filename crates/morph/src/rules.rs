@@ -39,7 +39,14 @@ pub fn is_forbidden_animation(local_name: &str, attribute_name: Option<&str>) ->
 /// assert!(!morph::rules::is_whole_document("<section>x</section>"));
 /// ```
 pub fn is_whole_document(html: &str) -> bool {
-    let b = html.trim_start().as_bytes();
+    let b = html.as_bytes();
+    let b = b
+        .get(
+            b.iter()
+                .position(|c| !c.is_ascii_whitespace())
+                .unwrap_or(b.len())..,
+        )
+        .unwrap_or_default();
     [&b"<!doctype"[..], b"<html"]
         .iter()
         .any(|p| b.get(..p.len()).is_some_and(|s| s.eq_ignore_ascii_case(p)))
@@ -84,9 +91,7 @@ pub fn is_inert_url(url: &str) -> bool {
     // The scheme read so far, lowercase; only its first 6 bytes are kept,
     // enough to tell the allowed schemes apart from everything else.
     let mut scheme = [0u8; 6];
-    let bytes = url
-        .trim_matches(|c: char| c <= ' ')
-        .as_bytes()
+    let bytes = trim_controls(url.as_bytes())
         .iter()
         .filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'));
     for (len, &b) in bytes.enumerate() {
@@ -106,6 +111,16 @@ pub fn is_inert_url(url: &str) -> bool {
         }
     }
     true
+}
+
+/// `bytes` without leading and trailing C0 controls and spaces.
+fn trim_controls(bytes: &[u8]) -> &[u8] {
+    let start = bytes.iter().position(|&c| c > b' ').unwrap_or(bytes.len());
+    let end = bytes
+        .iter()
+        .rposition(|&c| c > b' ')
+        .map_or(start, |e| e + 1);
+    bytes.get(start..end).unwrap_or_default()
 }
 
 #[cfg(test)]

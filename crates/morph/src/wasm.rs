@@ -115,7 +115,8 @@ impl Preview {
 
     /// Morphs whatever is pending now, whatever the rate; returns the keys
     /// of the sections that changed.
-    pub fn flush(&self) -> Vec<String> {
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn flush(&self) -> Array {
         run(&self.state)
     }
 }
@@ -149,7 +150,7 @@ fn offer(state: &Rc<RefCell<State>>) {
 }
 
 /// Morphs what is pending and reports the changed keys to `onMorph`.
-fn run(state: &Rc<RefCell<State>>) -> Vec<String> {
+fn run(state: &Rc<RefCell<State>>) -> Array {
     let (keys, on_morph) = {
         let mut s = state.borrow_mut();
         let pending = s.pending.take();
@@ -159,11 +160,11 @@ fn run(state: &Rc<RefCell<State>>) -> Vec<String> {
         s.gate.ran(js_sys::Date::now());
         (keys, s.on_morph.clone())
     };
+    let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
     if let (Some(f), false) = (on_morph, keys.is_empty()) {
-        let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
         let _ = f.call1(&JsValue::NULL, &list);
     }
-    keys
+    list
 }
 
 fn apply(s: &mut State, pending: Pending<JsString>) -> Vec<String> {
