@@ -18,14 +18,23 @@
 //! positions, so they do not depend on how the text was chunked.
 
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
+use std::sync::OnceLock;
 use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info, FenceChar};
 
 use crate::directive;
 use crate::heal::Inline;
 use crate::surface::{self, Refusal, Surface};
 use crate::utf8::Decoder;
+use validator_wasm::Catalog;
+
+/// The built-in `blog@1` catalog, loaded once.
+fn default_catalog() -> Arc<Catalog> {
+    static DEFAULT: OnceLock<Arc<Catalog>> = OnceLock::new();
+    Arc::clone(DEFAULT.get_or_init(|| Arc::new(Catalog::default_blog())))
+}
 
 /// Lines with an unfinished role longer than this are read as prose.
 const UNDECIDED_LIMIT: usize = 32;
@@ -149,6 +158,8 @@ struct Seen {
     heal: Option<(usize, String)>,
     components: usize,
     refused: usize,
+    flags: usize,
+    checked: bool,
     data_revision: usize,
     ghost: Option<Value>,
     head: Value,
@@ -173,6 +184,7 @@ pub struct MarkdownStream {
     lines: Vec<(usize, Inline)>,
     seen: Vec<Seen>,
     finished: bool,
+    catalog: Arc<Catalog>,
 }
 
 impl Default for MarkdownStream {
@@ -190,14 +202,24 @@ impl Default for MarkdownStream {
             lines: Vec::new(),
             seen: Vec::new(),
             finished: false,
+            catalog: default_catalog(),
         }
     }
 }
 
 impl MarkdownStream {
-    /// A stream with nothing read yet.
+    /// A stream with nothing read yet, checking surfaces with the built-in
+    /// `blog@1` catalog.
     pub fn new() -> MarkdownStream {
         MarkdownStream::default()
+    }
+
+    /// A stream checking surfaces with `catalog`.
+    pub fn with_catalog(catalog: Catalog) -> MarkdownStream {
+        MarkdownStream {
+            catalog: Arc::new(catalog),
+            ..MarkdownStream::default()
+        }
     }
 
     /// Reads the next chunk of bytes (split anywhere) and returns the changes.
@@ -425,6 +447,7 @@ impl MarkdownStream {
                             line: self.line_no,
                             code: e.code(),
                             message: String::from(e.message()),
+                            path: String::new(),
                         }),
                         None => {}
                     }
@@ -467,14 +490,18 @@ impl MarkdownStream {
     fn end_body_line(&mut self) {
         let line_no = self.line_no;
         let line = strip_line_ending(&self.line);
+        let catalog = Arc::clone(&self.catalog);
         let Some(b) = self.blocks.last_mut() else {
             return;
         };
         if let Some((marker, len)) = b.fence {
             if closes_fence(marker, len, line) {
                 b.closed = true;
+                if let Some(s) = b.surface.as_mut() {
+                    s.close(b.surface_id.as_deref(), b.catalog.as_deref(), &catalog);
+                }
             } else if let Some(s) = b.surface.as_mut() {
-                s.commit_line(line_no, line);
+                s.commit_line(line_no, line, &catalog);
             }
         } else if directive::is_container_close(line) {
             b.depth -= 1;
@@ -569,6 +596,8 @@ impl MarkdownStream {
                 .map(|(cut, suffix)| (text_len.saturating_sub(*cut), suffix.clone())),
             components: body.map_or(0, |s| s.components.len()),
             refused: body.map_or(0, |s| s.refused.len()),
+            flags: body.map_or(0, |s| s.flags.len()),
+            checked: body.is_some_and(|s| s.issues.is_some()),
             data_revision: body.map_or(0, |s| s.data_revision),
             ghost: ghost.clone(),
             head: Value::Object(head.clone()),
@@ -598,6 +627,14 @@ impl MarkdownStream {
             );
             out.insert("ghost".into(), ghost.unwrap_or(Value::Null));
             out.insert("held".into(), held_ids(s));
+            out.insert("flags".into(), Value::Array(s.flags.clone()));
+            out.insert(
+                "issues".into(),
+                match &s.issues {
+                    Some(issues) => validator_wasm::issues_json(issues),
+                    None => Value::Null,
+                },
+            );
         }
         Some((Value::Object(out), seen))
     }
@@ -800,6 +837,15 @@ impl MarkdownStream {
             }
             if new.refused != old.refused {
                 change.insert("refused".into(), list("refused", old.refused));
+            }
+            if new.flags != old.flags {
+                change.insert("flags".into(), list("flags", old.flags));
+            }
+            if new.checked != old.checked {
+                change.insert(
+                    "issues".into(),
+                    block.get("issues").cloned().unwrap_or(Value::Null),
+                );
             }
             if new.data_revision != old.data_revision {
                 change.insert(
@@ -1124,7 +1170,7 @@ mod tests {
         assert_eq!(s["complete"], false);
         assert_eq!(
             s["refused"],
-            json!([{"line": 3, "code": "invalid_line", "message": s["refused"][0]["message"]}])
+            json!([{"line": 3, "code": "invalid_line", "message": s["refused"][0]["message"], "path": ""}])
         );
         assert_eq!(
             s["ghost"],

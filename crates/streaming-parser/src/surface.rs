@@ -1,15 +1,23 @@
 //! The body of a ```` ```surface ```` fence, one line at a time.
 //!
 //! Each complete line is one JSON value: a component, or `{"data": {...}}`
-//! merged into the data (RFC 7396). Components wait until `root` exists, then
-//! are committed in arrival order. A line that does not parse, or that the
-//! line check refuses, is kept out and reported with its code and line number.
+//! merged into the data (RFC 7396). Each component is checked by the
+//! validator's per-component rules as its line completes: an error refuses
+//! the line, a flag keeps the component and is reported. Components wait
+//! until `root` exists, then are committed in arrival order. A line that does
+//! not parse or is refused is kept out and reported with its code and line
+//! number. When the fence closes, the whole surface is checked (tree rules).
 //! The unfinished last line is shown as a ghost (see [`ghost`]).
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 use surfaces_core::fence::is_component_id;
+use validator_wasm::markdown::merge_patch;
+use validator_wasm::surface::{
+    validate_component, validate_surface_in, Place, MAX_COMPONENTS, MAX_DATA_BYTES,
+};
+use validator_wasm::{Catalog, Issue, Severity};
 
 use crate::partial::{is_display_key, top_members};
 
@@ -17,10 +25,6 @@ use crate::partial::{is_display_key, top_members};
 pub const LINE_LIMIT: usize = 256 * 1024;
 /// An unfinished line longer than this shows no ghost (`ghost_too_large`).
 pub const GHOST_LIMIT: usize = 8 * 1024;
-/// At most this many components per surface (SPEC.md section 1).
-pub const MAX_COMPONENTS: usize = 200;
-/// `data`, serialized compactly, at most this many bytes (SPEC.md section 1).
-pub const MAX_DATA_BYTES: usize = 65_536;
 
 /// A line kept out of the surface.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,13 +35,22 @@ pub struct Refusal {
     pub code: &'static str,
     /// A sentence a model can act on.
     pub message: String,
+    /// Where in the line's value the problem is (a JSON Pointer).
+    pub path: String,
 }
 
 impl Refusal {
-    /// As `{"line", "code", "message"}`.
+    /// As `{"line", "code", "message", "path"}`.
     pub fn to_json(&self) -> Value {
-        json!({"line": self.line, "code": self.code, "message": self.message})
+        json!({"line": self.line, "code": self.code, "message": self.message, "path": self.path})
     }
+}
+
+/// `(code, message, path)` of a refused line.
+type Refused = (&'static str, String, String);
+
+fn refused(code: &'static str, message: impl Into<String>) -> Refused {
+    (code, message.into(), String::new())
 }
 
 /// The state of one surface fence's body.
@@ -51,30 +64,37 @@ pub struct Surface {
     pub data: Map<String, Value>,
     /// Refused lines.
     pub refused: Vec<Refusal>,
+    /// Flags the validator raised on accepted components, each with the
+    /// `line` it came from.
+    pub flags: Vec<Value>,
     /// Counts data merges, so a reader can tell when data changed.
     pub data_revision: usize,
+    /// The checks of the whole surface, once its fence closed.
+    pub issues: Option<Vec<Issue>>,
     ids: Vec<String>,
 }
 
 impl Surface {
-    /// Reads one complete body line (without its line ending).
-    pub fn commit_line(&mut self, line_no: usize, line: &str) {
+    /// Reads one complete body line (without its line ending), checking a
+    /// component with `catalog`.
+    pub fn commit_line(&mut self, line_no: usize, line: &str, catalog: &Catalog) {
         let line = line.trim();
         if line.is_empty() {
             return;
         }
-        if let Err(refusal) = self.take(line) {
+        if let Err((code, message, path)) = self.take(line_no, line, catalog) {
             self.refused.push(Refusal {
                 line: line_no,
-                code: refusal.0,
-                message: refusal.1,
+                code,
+                message,
+                path,
             });
         }
     }
 
-    fn take(&mut self, line: &str) -> Result<(), (&'static str, String)> {
+    fn take(&mut self, line_no: usize, line: &str, catalog: &Catalog) -> Result<(), Refused> {
         if line.len() > LINE_LIMIT {
-            return Err((
+            return Err(refused(
                 "line_too_long",
                 alloc::format!(
                     "a surface line may hold at most {LINE_LIMIT} bytes; split large data into several {{\"data\":...}} lines"
@@ -82,30 +102,35 @@ impl Surface {
             ));
         }
         let value: Value = serde_json::from_str(line).map_err(|e| {
-            (
+            refused(
                 "invalid_line",
                 alloc::format!("this line is not valid JSON ({e}); write one JSON object per line"),
             )
         })?;
         let Value::Object(object) = value else {
-            return Err((
+            return Err(refused(
                 "invalid_line",
-                "each line must be a JSON object: a component or {\"data\":{...}}".to_string(),
+                "each line must be a JSON object: a component or {\"data\":{...}}",
             ));
         };
         if !object.contains_key("id") && object.contains_key("data") {
             return self.merge_data(object);
         }
-        self.check_component(&object)?;
-        let Some(Value::String(id)) = object.get("id") else {
-            return Err((
-                "invalid_id",
-                "a component needs an \"id\" string".to_string(),
-            ));
-        };
-        self.ids.push(id.clone());
-        let is_root = id == "root";
+        let id = self.check_new_id(&object)?;
+        let at = alloc::format!("/components/{}", self.ids.len());
         let component = Value::Object(object);
+        let issues = validate_component(&component, &at, catalog, None);
+        if let Some(error) = issues.iter().find(|i| i.severity == Severity::Error) {
+            let path = error.path.strip_prefix(&at).unwrap_or(&error.path);
+            return Err((error.code, error.message.clone(), path.to_string()));
+        }
+        for flag in issues.iter().filter(|i| i.severity == Severity::Flag) {
+            let mut flag = flag.clone();
+            flag.line = Some(line_no);
+            self.flags.push(flag.to_json());
+        }
+        let is_root = id == "root";
+        self.ids.push(id);
         if is_root {
             self.components.push(component);
             self.components.append(&mut self.held);
@@ -121,70 +146,78 @@ impl Surface {
         self.ids.iter().any(|id| id == "root")
     }
 
-    /// The line check: the one place component validation plugs in.
-    fn check_component(&self, object: &Map<String, Value>) -> Result<(), (&'static str, String)> {
-        for key in object.keys() {
-            if !matches!(
-                key.as_str(),
-                "id" | "component" | "props" | "children" | "visible"
-            ) {
-                return Err((
-                    "unknown_field",
-                    alloc::format!(
-                        "a component has only id, component, props, children and visible; move \"{key}\" into props or drop it"
-                    ),
-                ));
-            }
-        }
-        let id = match object.get("id") {
-            Some(Value::String(id)) if is_component_id(id) => id,
-            _ => {
-                return Err((
-                    "invalid_id",
-                    "a component id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters"
-                        .to_string(),
-                ))
-            }
+    /// What committing needs beyond the validator's per-component rules,
+    /// which see one component at a time: a valid id not used before, and
+    /// room for one more component.
+    fn check_new_id(&self, object: &Map<String, Value>) -> Result<String, Refused> {
+        let Some(id) = object
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|id| is_component_id(id))
+        else {
+            return Err((
+                "invalid_id",
+                "a component id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters"
+                    .to_string(),
+                "/id".to_string(),
+            ));
         };
         if self.ids.iter().any(|seen| seen == id) {
             return Err((
                 "duplicate_id",
                 alloc::format!("the id \"{id}\" is already used in this surface; choose another"),
-            ));
-        }
-        if !matches!(object.get("component"), Some(Value::String(_))) {
-            return Err((
-                "invalid_line",
-                "a component needs a \"component\" name string such as \"Heading\"".to_string(),
+                "/id".to_string(),
             ));
         }
         if self.ids.len() >= MAX_COMPONENTS {
-            return Err((
+            return Err(refused(
                 "too_many_components",
                 alloc::format!("a surface holds at most {MAX_COMPONENTS} components"),
             ));
         }
-        Ok(())
+        Ok(id.to_string())
     }
 
-    fn merge_data(&mut self, object: Map<String, Value>) -> Result<(), (&'static str, String)> {
+    /// The fence closed: check the whole surface (`id` and `catalog` from
+    /// the fence info) with the validator's section 1 rules.
+    pub fn close(&mut self, id: Option<&str>, catalog_name: Option<&str>, catalog: &Catalog) {
+        let mut components = self.components.clone();
+        components.extend(self.held.iter().cloned());
+        let mut doc = Map::new();
+        if let Some(id) = id {
+            doc.insert("id".into(), json!(id));
+        }
+        doc.insert("kind".into(), json!("surface"));
+        if let Some(name) = catalog_name {
+            doc.insert("catalog".into(), json!(name));
+        }
+        doc.insert("components".into(), Value::Array(components));
+        doc.insert("data".into(), Value::Object(self.data.clone()));
+        self.issues = Some(validate_surface_in(
+            &Value::Object(doc),
+            catalog,
+            Place::Markdown,
+        ));
+    }
+
+    fn merge_data(&mut self, object: Map<String, Value>) -> Result<(), Refused> {
         let Some(patch) = object.get("data").filter(|_| object.len() == 1) else {
-            return Err((
+            return Err(refused(
                 "invalid_line",
-                "a data line is exactly {\"data\":{...}}".to_string(),
+                "a data line is exactly {\"data\":{...}}",
             ));
         };
         let Value::Object(patch) = patch else {
-            return Err((
+            return Err(refused(
                 "invalid_line",
-                "\"data\" must be a JSON object to merge into the surface's data".to_string(),
+                "\"data\" must be a JSON object to merge into the surface's data",
             ));
         };
         let mut data = Value::Object(self.data.clone());
         merge_patch(&mut data, &Value::Object(patch.clone()));
         let size = serde_json::to_vec(&data).map_or(usize::MAX, |v| v.len());
         if size > MAX_DATA_BYTES {
-            return Err((
+            return Err(refused(
                 "data_too_large",
                 alloc::format!(
                     "the surface's data would exceed {MAX_DATA_BYTES} bytes; keep data small"
@@ -196,26 +229,6 @@ impl Surface {
         }
         self.data_revision += 1;
         Ok(())
-    }
-}
-
-/// RFC 7396 JSON Merge Patch.
-pub fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(patch) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = Value::Object(Map::new());
-    }
-    if let Value::Object(map) = target {
-        for (key, value) in patch {
-            if value.is_null() {
-                map.remove(key);
-            } else {
-                merge_patch(map.entry(key.clone()).or_insert(Value::Null), value);
-            }
-        }
     }
 }
 
@@ -268,9 +281,10 @@ mod tests {
     use super::*;
 
     fn body(lines: &[&str]) -> Surface {
+        let catalog = Catalog::default_blog();
         let mut s = Surface::default();
         for (i, line) in lines.iter().enumerate() {
-            s.commit_line(i + 1, line);
+            s.commit_line(i + 1, line, &catalog);
         }
         s
     }
@@ -333,13 +347,40 @@ mod tests {
                 (3, "invalid_id"),
                 (4, "unknown_field"),
                 (6, "duplicate_id"),
-                (7, "invalid_line"),
                 (8, "invalid_line"),
                 (9, "invalid_line"),
             ]
         );
         assert!(s.refused.iter().all(|r| !r.message.is_empty()));
+        assert_eq!(
+            s.refused[3].path, "/extra",
+            "the path is inside the line's value"
+        );
+        assert_eq!(
+            s.flags.len(),
+            1,
+            "a component without a name is kept and flagged"
+        );
+        assert_eq!(s.flags[0]["line"], 7);
         assert_eq!(s.refused[0].to_json()["line"], 1);
+    }
+
+    #[test]
+    fn the_validator_flags_and_checks_the_closed_surface() {
+        let catalog = Catalog::default_blog();
+        let mut s = body(&[
+            r#"{"id":"root","component":"Stack","children":["a","gone"]}"#,
+            r#"{"id":"a","component":"Sparkle"}"#,
+            r#"{"id":"b","component":"Link","props":{"text":"x","href":"javascript:alert(1)"}}"#,
+        ]);
+        assert_eq!(s.components.len(), 2, "an unknown component is kept");
+        assert_eq!(s.flags[0]["code"], "unknown_component");
+        assert_eq!(s.refused[0].code, "unsafe_href");
+        assert_eq!(s.refused[0].path, "/props/href");
+        assert!(s.issues.is_none());
+        s.close(Some("p"), Some("blog@1"), &catalog);
+        let codes: Vec<_> = s.issues.unwrap().iter().map(|i| i.code).collect();
+        assert!(codes.contains(&"unresolved_child"), "{codes:?}");
     }
 
     #[test]
