@@ -1,94 +1,89 @@
 //! Keys and id sets: how the morph knows which old node a new one should be.
 //!
 //! A key is an element's `id`, else its `data-section-id`, else its
-//! `data-component-id` (each kind in its own namespace, so `id="a"` and
+//! `data-component-id` (each kind numbered apart, so `id="a"` and
 //! `data-section-id="a"` never match). A key is *persistent* when exactly one
 //! element carries it in the old tree and exactly one in the new, with the same
 //! tag: only those nodes are moved rather than recreated. Every element's *id
 //! set* holds the persistent keys of itself and its descendants; two elements
 //! whose id sets intersect are the same part of the page.
 
-use alloc::string::String;
 use alloc::vec::Vec;
 
 /// The kinds of key, in the order an element's key is chosen.
 pub const KEY_ATTRIBUTES: [&str; 3] = ["id", "data-section-id", "data-component-id"];
 
-/// Builds a key from the attribute that supplied it (an index into
-/// [`KEY_ATTRIBUTES`]) and its value.
-pub fn key(kind: usize, value: &str) -> String {
-    let mut k = String::with_capacity(value.len() + 1);
-    k.push(char::from(b'0' + (kind as u8 % 10)));
-    k.push_str(value);
-    k
-}
-
-/// Interns keys and decides which persist.
+/// Decides which keys persist. Keys are numbered densely from 0 by the
+/// caller (in the browser, JS `Map`s number them without copying the text);
+/// tags are anything comparable (JS strings there).
 ///
 /// ```
 /// use morph::keys::Keys;
 /// let mut keys = Keys::default();
-/// let a = keys.intern("0a", "DIV", true);
-/// keys.intern("0a", "DIV", false);
-/// let b = keys.intern("0b", "P", true);
-/// keys.intern("0b", "SPAN", false);
-/// assert!(keys.persistent(a));
-/// assert!(!keys.persistent(b), "the tag changed");
+/// keys.note(0, "DIV", true);
+/// keys.note(0, "DIV", false);
+/// keys.note(1, "P", true);
+/// keys.note(1, "SPAN", false);
+/// assert!(keys.persistent(0));
+/// assert!(!keys.persistent(1), "the tag changed");
 /// ```
-#[derive(Debug, Default)]
-pub struct Keys {
-    /// Key text to number, sorted by text.
-    ids: Vec<(String, u32)>,
-    seen: Vec<Seen>,
+#[derive(Debug)]
+pub struct Keys<T> {
+    seen: Vec<Seen<T>>,
 }
 
-#[derive(Debug, Default)]
-struct Seen {
+impl<T> Default for Keys<T> {
+    fn default() -> Self {
+        Keys { seen: Vec::new() }
+    }
+}
+
+#[derive(Debug)]
+struct Seen<T> {
     old: u32,
     new: u32,
-    old_tag: String,
+    old_tag: Option<T>,
     same_tag: bool,
 }
 
-impl Keys {
-    /// Records an element with key `key` and tag `tag` in the old tree
-    /// (`old`) or the new; returns the key's number.
-    pub fn intern(&mut self, key: &str, tag: &str, old: bool) -> u32 {
-        let id = match self.ids.binary_search_by(|(k, _)| k.as_str().cmp(key)) {
-            Ok(at) => self.ids.get(at).map_or(0, |(_, id)| *id),
-            Err(at) => {
-                let id = self.seen.len() as u32;
-                self.ids.insert(at, (key.into(), id));
-                self.seen.push(Seen::default());
-                id
-            }
-        };
-        if let Some(seen) = self.seen.get_mut(id as usize) {
+impl<T: PartialEq> Keys<T> {
+    /// Records an element carrying key number `id` with tag `tag`, in the
+    /// old tree (`old`) or the new. Note the old tree first.
+    pub fn note(&mut self, id: u32, tag: T, old: bool) {
+        let at = id as usize;
+        while self.seen.len() <= at {
+            self.seen.push(Seen {
+                old: 0,
+                new: 0,
+                old_tag: None,
+                same_tag: false,
+            });
+        }
+        if let Some(seen) = self.seen.get_mut(at) {
             if old {
                 seen.old += 1;
-                seen.old_tag = tag.into();
+                seen.old_tag = Some(tag);
             } else {
                 seen.new += 1;
-                seen.same_tag = seen.old_tag == tag;
+                seen.same_tag = seen.old_tag.as_ref() == Some(&tag);
             }
         }
-        id
     }
 
     /// Whether the key numbered `id` is on exactly one element in each tree,
-    /// with the same tag (call after interning both trees, old first).
+    /// with the same tag.
     pub fn persistent(&self, id: u32) -> bool {
         self.seen
             .get(id as usize)
             .is_some_and(|s| s.old == 1 && s.new == 1 && s.same_tag)
     }
 
-    /// How many distinct keys were interned.
+    /// How many key numbers were noted (one more than the highest).
     pub fn len(&self) -> usize {
         self.seen.len()
     }
 
-    /// Whether no key was interned.
+    /// Whether no key was noted.
     pub fn is_empty(&self) -> bool {
         self.seen.is_empty()
     }
@@ -149,34 +144,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn key_kinds_do_not_collide() {
-        assert_ne!(key(0, "a"), key(1, "a"));
-        assert_eq!(key(2, "hero"), "2hero");
-    }
-
-    #[test]
     fn duplicated_keys_do_not_persist() {
         let mut keys = Keys::default();
-        let twice_old = keys.intern("0x", "DIV", true);
-        keys.intern("0x", "DIV", true);
-        keys.intern("0x", "DIV", false);
-        let twice_new = keys.intern("0y", "DIV", true);
-        keys.intern("0y", "DIV", false);
-        keys.intern("0y", "DIV", false);
-        assert!(!keys.persistent(twice_old));
-        assert!(!keys.persistent(twice_new));
+        keys.note(0, "DIV", true);
+        keys.note(0, "DIV", true);
+        keys.note(0, "DIV", false);
+        keys.note(1, "DIV", true);
+        keys.note(1, "DIV", false);
+        keys.note(1, "DIV", false);
+        assert!(!keys.persistent(0));
+        assert!(!keys.persistent(1));
     }
 
     #[test]
     fn keys_on_one_side_only_do_not_persist() {
         let mut keys = Keys::default();
-        let only_old = keys.intern("0gone", "DIV", true);
-        let only_new = keys.intern("0fresh", "DIV", false);
-        assert!(!keys.persistent(only_old));
-        assert!(!keys.persistent(only_new));
+        keys.note(0, "DIV", true);
+        keys.note(3, "DIV", false);
+        assert!(!keys.persistent(0));
+        assert!(!keys.persistent(3));
+        assert!(!keys.persistent(2), "numbers skipped are not keys");
         assert!(!keys.persistent(99));
-        assert_eq!(keys.len(), 2);
+        assert_eq!(keys.len(), 4);
         assert!(!keys.is_empty());
+        assert!(Keys::<&str>::default().is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! # JavaScript
 //!
 //! ```js
-//! import init, { morph, Preview } from "surfaces/morph";
+//! import init, { morph, Preview } from "@cloudhal/surfaces/morph";
 //! await init();
 //! morph(document.querySelector("#preview"), html);             // children
 //! morph(sectionElement, sectionHtml, { outer: true });          // the element itself
@@ -46,6 +46,13 @@
 //! assert!(!ledger.record("hero", "<section>v1</section>"));
 //! ```
 //!
+//! # Speed and size
+//!
+//! Work happens on JS values where it can: tags, attribute names and values,
+//! text and section HTML are compared as JS strings in place, never copied
+//! into wasm memory; nodes are looked up by identity in one `Map` per morph.
+//! `bench/` times it against idiomorph and morphdom (see `bench/README.md`).
+//!
 //! # The algorithm
 //!
 //! It is idiomorph's (bigskysoftware/idiomorph, `CONCEPT.md`), extended to
@@ -56,10 +63,13 @@
 //!
 //! The HTML is parsed into a `<template>` (a fragment) or, for a whole
 //! document (`<!doctype` or `<html` first), into a detached `<html>` element
-//! whose `<body>` is taken. Neither runs scripts nor loads resources. Then
-//! every element is checked ([`rules`]): `<script>` is removed, and so is an
-//! SVG `<animate>`/`<set>` targeting an `href`; `on*` attributes, `srcdoc`,
-//! and URL attributes (`href`, `src`, `action`, `formaction`, `xlink:href`,
+//! (an element of the template's inert document) whose `<body>` is taken.
+//! Neither runs scripts nor loads resources. Then the suspects are found
+//! with two XPath queries (elements named `script`, `animate`, `set`,
+//! `template`; attributes named `on*`, `srcdoc` or a URL attribute) and
+//! judged by [`rules`]: `<script>` is removed, and so is an SVG
+//! `<animate>`/`<set>` targeting an `href`; `on*` attributes, `srcdoc`, and
+//! URL attributes (`href`, `src`, `action`, `formaction`, `xlink:href`,
 //! `data`) with a scheme other than http, https, mailto and tel are dropped;
 //! template contents are cleaned the same way. Only then does anything get
 //! near the live document, so an `<img onerror>` has nothing to fire.
@@ -112,7 +122,8 @@
 //!   ticked or picked stays. A `<textarea>`'s default is its text: it is
 //!   entered only when that text changed, and then its value follows.
 //! - `open` on `<details>` and `<dialog>` is both default and live state, so
-//!   the server's last `open` is remembered per element (a `WeakMap`). The
+//!   the server's last `open` is remembered on the element (a JS property,
+//!   `__morphServerOpen`, invisible to serialization). The
 //!   element follows the server only when the server's own `open` changed;
 //!   a dialog is closed with `close()`, so a modal one leaves the top layer.
 //!   An element first seen by a morph is taken to show the server's state.
@@ -123,12 +134,12 @@
 //!
 //! ## 5. Around the morph
 //!
-//! Before: the focused element within the target, its selection range, the
-//! document selection (a caret in a contenteditable) and the window scroll
-//! are saved. After: focus is given back if it was lost, the ranges are
-//! restored (offsets clamped to the nodes' new lengths), the window scroll is
-//! put back; containers keep theirs because they are reused or moved with
-//! `moveBefore`. Changed elements (attributes changed, created, text changed,
+//! Before: the focused element within the target, its selection range and
+//! the document selection (a caret in a contenteditable) are saved. After:
+//! focus is given back if it was lost (with `preventScroll`), the ranges are
+//! restored (offsets clamped to the nodes' new lengths). The morph never reads
+//! layout, so nothing clamps the window's scroll half-way; containers keep
+//! theirs because they are reused or moved with `moveBefore`. Changed elements (attributes changed, created, text changed,
 //! a child removed) are outlined with `data-morph-changed` for
 //! `options.outline` ms, and with `options.follow` the last one is scrolled
 //! into view (`block: "nearest"`).
@@ -139,9 +150,10 @@
 //! everything pending; a section supersedes its own earlier version) and
 //! morphs at once if the last morph ended 250 ms ago or more, else sets one
 //! timer for that moment ([`gate::Gate`]): at most 4 morphs a second, the
-//! latest update winning. A [`digest::Ledger`] keeps the FNV-1a hash of each
-//! section's HTML as last applied: a section whose HTML is the same is
-//! skipped (not entered for a whole document, not parsed for a single
+//! latest update winning. A [`digest::Ledger`] keeps each section's HTML as
+//! last applied, as a JS string compared with `===` (copying a page into wasm
+//! memory to hash it would cost more): a section whose HTML is the same is
+//! skipped (not entered for a whole document, not even parsed for a single
 //! section), so a one-section change costs that section. The keys that
 //! changed (added, changed, removed) go to `onMorph` and are returned by
 //! `flush()`.

@@ -14,7 +14,7 @@ use web_sys::{
     ScrollIntoViewOptions, ScrollLogicalPosition, XPathResult,
 };
 
-use crate::keys::{key, IdSet, Keys, KEY_ATTRIBUTES};
+use crate::keys::{IdSet, Keys, KEY_ATTRIBUTES};
 use crate::rules;
 
 /// The attribute that outlines a changed element for a while.
@@ -67,7 +67,7 @@ extern "C" {
     #[wasm_bindgen(extends = Map)]
     type Index;
     #[wasm_bindgen(method, js_name = get)]
-    fn at(this: &Index, node: &Node) -> Option<u32>;
+    fn at(this: &Index, key: &JsValue) -> Option<u32>;
 
     /// `Node.prototype.moveBefore`: moves a connected node keeping its state
     /// (focus, iframe documents, media playback, scroll, animations).
@@ -207,14 +207,6 @@ fn sanitize(doc: &Document, root: &Node) {
     }
 }
 
-fn element_key(el: &Element) -> Option<String> {
-    KEY_ATTRIBUTES.iter().enumerate().find_map(|(kind, attr)| {
-        el.get_attribute(attr)
-            .filter(|v| !v.is_empty())
-            .map(|v| key(kind, &v))
-    })
-}
-
 /// Per-node facts: the node's own key, and its id set.
 struct Info {
     key: Option<u32>,
@@ -256,7 +248,12 @@ struct Morph<'a> {
     options: &'a Options,
     /// The old tree's boundary: ancestor walks stop here.
     root: Node,
-    keys: Keys,
+    keys: Keys<JsValue>,
+    /// Per key kind, key value to key number.
+    key_names: [Index; 3],
+    /// [`KEY_ATTRIBUTES`] as JS strings, made once.
+    key_attributes: [JsValue; 3],
+    next_key: u32,
     /// Node to index into `facts`, for keyed nodes and their ancestors.
     index: Index,
     facts: Vec<Info>,
@@ -339,6 +336,9 @@ fn morph_range(
         options,
         root: root.clone(),
         keys: Keys::default(),
+        key_names: [(); 3].map(|_| Map::new().unchecked_into()),
+        key_attributes: KEY_ATTRIBUTES.map(JsValue::from),
+        next_key: 0,
         index: Map::new().unchecked_into(),
         facts: Vec::new(),
         old_by_key: Vec::new(),
@@ -366,15 +366,15 @@ impl Morph<'_> {
     /// below the tree's root.
     fn index_trees(&mut self, target: &Element, new_root: &Node) {
         let mut old: Vec<Element> = elements(&select_all(target, KEYED)).collect();
-        if self.options.outer && element_key(target).is_some() {
+        if self.options.outer && self.element_key(target).is_some() {
             old.push(target.clone());
         }
         let new: Vec<Element> = elements(&select_all(new_root, KEYED)).collect();
         let mut numbered = Vec::with_capacity(old.len() + new.len());
         for (list, is_old) in [(&old, true), (&new, false)] {
             for el in list {
-                if let Some(k) = element_key(el) {
-                    let id = self.keys.intern(&k, &el.tag_name(), is_old);
+                if let Some(id) = self.element_key(el) {
+                    self.keys.note(id, raw(el).tag(), is_old);
                     numbered.push((el.clone(), id, is_old));
                 }
             }
@@ -405,6 +405,26 @@ impl Morph<'_> {
                 node = n.parent_node();
             }
         }
+    }
+
+    /// The number of `el`'s key: its `id`, else `data-section-id`, else
+    /// `data-component-id` (empty values are no key). Each kind has its own
+    /// JS `Map` from value to number, so the text never leaves JS.
+    fn element_key(&mut self, el: &Element) -> Option<u32> {
+        for (names, attr) in self.key_names.iter().zip(&self.key_attributes) {
+            let value = raw(el).attribute(attr);
+            if !value.is_truthy() {
+                continue;
+            }
+            if let Some(id) = names.at(&value) {
+                return Some(id);
+            }
+            let id = self.next_key;
+            self.next_key += 1;
+            names.set(&value, &id.into());
+            return Some(id);
+        }
+        None
     }
 
     fn facts_mut(&mut self, node: &Node) -> Option<&mut Info> {
