@@ -29,6 +29,8 @@ mod markdown;
 pub mod partial;
 pub mod surface;
 mod utf8;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use heal::INCOMPLETE_LINK;
 pub use markdown::{Kind, MarkdownStream};

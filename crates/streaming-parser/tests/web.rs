@@ -1,0 +1,47 @@
+//! The WebAssembly face in Chromium: the `Stream` class and `heal`.
+#![cfg(target_arch = "wasm32")]
+
+use streaming_parser::wasm::{heal, Stream};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("the wasm face returns JSON text")
+}
+
+#[wasm_bindgen_test]
+fn a_stream_reports_changes_and_the_final_document() {
+    let mut stream = Stream::new(None, None).expect("markdown is the default mode");
+    let changes = json(&stream.push("Hello **wor"));
+    assert_eq!(changes[0]["op"], "add");
+    assert_eq!(changes[0]["value"]["healed"], "Hello **wor**");
+    let changes = json(&stream.push_bytes(&"ld é".as_bytes()[..4]));
+    assert_eq!(changes[0]["append"], "ld ");
+    stream.push_bytes(&"é".as_bytes()[1..]);
+    let doc = json(&stream.finish());
+    assert_eq!(doc["blocks"][0]["text"], "Hello **world é");
+    assert_eq!(doc, json(&stream.document()));
+}
+
+#[wasm_bindgen_test]
+fn surfaces_stream_with_ghosts() {
+    let mut stream = Stream::new(Some("markdown".into()), None).unwrap();
+    stream.push("```surface {\"id\":\"p\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n{\"id\":\"t\",\"component\":\"Text\",\"props\":{\"text\":\"Hi th");
+    let doc = json(&stream.finish());
+    let surface = &doc["blocks"][0];
+    assert_eq!(surface["components"][0]["id"], "root");
+    assert_eq!(surface["ghost"]["props"]["text"], "Hi th");
+    assert_eq!(surface["ghost"]["partial"], true);
+}
+
+#[wasm_bindgen_test]
+fn bad_modes_and_catalogs_throw() {
+    assert!(Stream::new(Some("html".into()), None).is_err());
+    assert!(Stream::new(None, Some("not json".into())).is_err());
+}
+
+#[wasm_bindgen_test]
+fn heal_closes_what_is_open() {
+    assert_eq!(heal("see [docs](https://exa"), "see [docs](https://exa)");
+}
