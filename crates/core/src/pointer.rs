@@ -99,6 +99,10 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, PointerError> {
 /// ```
 pub fn push(pointer: &mut String, segment: &str) {
     pointer.push('/');
+    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
+        pointer.push_str(segment);
+        return;
+    }
     for c in segment.chars() {
         match c {
             '~' => pointer.push_str("~0"),

@@ -83,7 +83,12 @@ impl JsonView for &serde_json::Value {
         self.as_array().and_then(|items| items.get(i))
     }
     fn get(&self, key: &str) -> Option<Self> {
-        self.as_object().and_then(|map| map.get(key))
+        // Bindings, calls and conditions are tiny objects: a scan beats
+        // hashing the key.
+        match self.as_object()? {
+            map if map.len() <= 8 => map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v),
+            map => map.get(key),
+        }
     }
     fn keys(&self) -> Vec<String> {
         match self {

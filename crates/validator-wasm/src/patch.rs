@@ -61,6 +61,14 @@ fn fail(code: &'static str, path: &str, message: &str) -> Failure {
 /// assert_eq!((e.op, e.code), (1, "path_not_found"));
 /// ```
 pub fn apply_patch(doc: &Value, patch: &Value) -> Result<Value, PatchError> {
+    let mut work = doc.clone();
+    apply_patch_in_place(&mut work, patch)?;
+    Ok(work)
+}
+
+/// [`apply_patch`] on `doc` itself, without copying it: on failure every
+/// applied operation is undone, so `doc` is as it was.
+pub fn apply_patch_in_place(doc: &mut Value, patch: &Value) -> Result<(), PatchError> {
     let Some(ops) = patch.as_array() else {
         return Err(PatchError {
             op: 0,
@@ -69,21 +77,80 @@ pub fn apply_patch(doc: &Value, patch: &Value) -> Result<Value, PatchError> {
             message: "a patch is a JSON array of operations".into(),
         });
     };
-    let mut work = doc.clone();
+    let mut undo = Vec::new();
     for (i, op) in ops.iter().enumerate() {
-        apply_operation(&mut work, op).map_err(|(code, path, message)| PatchError {
-            op: i,
-            code,
-            path,
-            message,
-        })?;
+        match apply_operation(doc, op) {
+            Ok(steps) => undo.extend(steps),
+            Err((code, path, message)) => {
+                revert(doc, undo);
+                return Err(PatchError {
+                    op: i,
+                    code,
+                    path,
+                    message,
+                });
+            }
+        }
     }
-    Ok(work)
+    Ok(())
+}
+
+/// How to take back one change.
+#[derive(Debug)]
+pub(crate) enum Undo {
+    /// Remove what was added at this path.
+    Remove(Vec<String>),
+    /// Put a removed value back: at an array index, or at an object key's
+    /// former position.
+    Insert(Vec<String>, Value, usize),
+    /// Put back the value that was replaced.
+    Replace(Vec<String>, Value),
+}
+
+/// Takes back changes, last first.
+pub(crate) fn revert(doc: &mut Value, undo: Vec<Undo>) {
+    for step in undo.into_iter().rev() {
+        match step {
+            Undo::Remove(path) => {
+                let Some((last, parent)) = path.split_last() else {
+                    continue;
+                };
+                match get_mut(doc, parent) {
+                    Some(Value::Object(map)) => {
+                        map.shift_remove(last.as_str());
+                    }
+                    Some(Value::Array(items)) => {
+                        if let Some(i) = array_index(last).filter(|i| *i < items.len()) {
+                            items.remove(i);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Undo::Insert(path, value, position) => {
+                let Some((last, parent)) = path.split_last() else {
+                    continue;
+                };
+                match get_mut(doc, parent) {
+                    Some(Value::Object(map)) => {
+                        map.shift_insert(position.min(map.len()), last.clone(), value);
+                    }
+                    Some(Value::Array(items)) => items.insert(position.min(items.len()), value),
+                    _ => {}
+                }
+            }
+            Undo::Replace(path, value) => {
+                if let Some(target) = get_mut(doc, &path) {
+                    *target = value;
+                }
+            }
+        }
+    }
 }
 
 /// Applies one operation in place; on failure `doc` is unchanged (every
-/// check happens before the change, a `move` checks its target first).
-pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<(), Failure> {
+/// check happens before the change). The steps undo it.
+pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, Failure> {
     let Some(map) = op.as_object() else {
         return Err(fail(
             "invalid_operation",
@@ -120,21 +187,24 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<(), Failure
     };
     let segments = parse(path)?;
     match name {
-        "add" => add(doc, &segments, value()?.clone(), path),
-        "remove" => remove(doc, &segments, path).map(drop),
+        "add" => Ok(vec![add(doc, &segments, value()?.clone(), path)?]),
+        "remove" => {
+            let (value, position) = remove(doc, &segments, path)?;
+            Ok(vec![Undo::Insert(owned(&segments), value, position)])
+        }
         "replace" => {
             let v = value()?.clone();
             let target = get_mut(doc, &segments)
                 .ok_or_else(|| fail("path_not_found", path, "nothing to replace at this path"))?;
-            *target = v;
-            Ok(())
+            let old = std::mem::replace(target, v);
+            Ok(vec![Undo::Replace(owned(&segments), old)])
         }
         "move" => {
             let from = from()?;
             let from_segments = parse(from)?;
             if from == path {
                 return get(doc, &from_segments)
-                    .map(drop)
+                    .map(|_| Vec::new())
                     .ok_or_else(|| fail("path_not_found", from, "nothing to move at \"from\""));
             }
             if path.starts_with(from) && path.as_bytes().get(from.len()) == Some(&b'/') {
@@ -145,22 +215,30 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<(), Failure
                 ));
             }
             check_add_target(doc, &segments, path, Some(&from_segments))?;
-            let v = remove(doc, &from_segments, from)?;
-            add(doc, &segments, v, path)
+            let (v, position) = remove(doc, &from_segments, from)?;
+            // The undo keeps its own copy: the value itself moves on.
+            let undo_remove = Undo::Insert(owned(&from_segments), v.clone(), position);
+            match add(doc, &segments, v, path) {
+                Ok(undo_add) => Ok(vec![undo_remove, undo_add]),
+                Err(e) => {
+                    revert(doc, vec![undo_remove]);
+                    Err(e)
+                }
+            }
         }
         "copy" => {
             let from = from()?;
             let v = get(doc, &parse(from)?)
                 .cloned()
                 .ok_or_else(|| fail("path_not_found", from, "nothing to copy at \"from\""))?;
-            add(doc, &segments, v, path)
+            Ok(vec![add(doc, &segments, v, path)?])
         }
         "test" => {
             let expected = value()?;
             let actual = get(doc, &segments)
                 .ok_or_else(|| fail("test_failed", path, "test failed: nothing at this path"))?;
             if surfaces_core::json_equal(&actual, &expected) {
-                Ok(())
+                Ok(Vec::new())
             } else {
                 Err(fail("test_failed", path, "test failed: the value differs"))
             }
@@ -178,15 +256,20 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<(), Failure
     }
 }
 
+fn owned(segments: &[Cow<'_, str>]) -> Vec<String> {
+    segments.iter().map(|s| s.to_string()).collect()
+}
+
 fn parse(path: &str) -> Result<Vec<Cow<'_, str>>, Failure> {
     pointer::parse(path).map_err(|e| fail(e.code(), path, e.message()))
 }
 
-pub(crate) fn get<'a>(doc: &'a Value, segments: &[Cow<'_, str>]) -> Option<&'a Value> {
+pub(crate) fn get<'a, S: AsRef<str>>(doc: &'a Value, segments: &[S]) -> Option<&'a Value> {
     let mut at = doc;
     for seg in segments {
+        let seg = seg.as_ref();
         at = match at {
-            Value::Object(map) => map.get(seg.as_ref())?,
+            Value::Object(map) => map.get(seg)?,
             Value::Array(items) => items.get(array_index(seg)?)?,
             _ => return None,
         };
@@ -194,11 +277,12 @@ pub(crate) fn get<'a>(doc: &'a Value, segments: &[Cow<'_, str>]) -> Option<&'a V
     Some(at)
 }
 
-fn get_mut<'a>(doc: &'a mut Value, segments: &[Cow<'_, str>]) -> Option<&'a mut Value> {
+fn get_mut<'a, S: AsRef<str>>(doc: &'a mut Value, segments: &[S]) -> Option<&'a mut Value> {
     let mut at = doc;
     for seg in segments {
+        let seg = seg.as_ref();
         at = match at {
-            Value::Object(map) => map.get_mut(seg.as_ref())?,
+            Value::Object(map) => map.get_mut(seg)?,
             Value::Array(items) => items.get_mut(array_index(seg)?)?,
             _ => return None,
         };
@@ -248,25 +332,28 @@ fn add(
     segments: &[Cow<'_, str>],
     value: Value,
     path: &str,
-) -> Result<(), Failure> {
+) -> Result<Undo, Failure> {
     let Some((last, parent)) = segments.split_last() else {
-        *doc = value;
-        return Ok(());
+        let old = std::mem::replace(doc, value);
+        return Ok(Undo::Replace(Vec::new(), old));
     };
     match get_mut(doc, parent) {
-        Some(Value::Object(map)) => {
-            map.insert(last.to_string(), value);
-            Ok(())
-        }
+        Some(Value::Object(map)) => Ok(match map.insert(last.to_string(), value) {
+            Some(old) => Undo::Replace(owned(segments), old),
+            None => Undo::Remove(owned(segments)),
+        }),
         Some(Value::Array(items)) => {
-            if last == "-" {
-                items.push(value);
-                return Ok(());
-            }
-            match array_index(last) {
+            let index = if last == "-" {
+                Some(items.len())
+            } else {
+                array_index(last)
+            };
+            match index {
                 Some(i) if i <= items.len() => {
                     items.insert(i, value);
-                    Ok(())
+                    let mut at = owned(parent);
+                    at.push(i.to_string());
+                    Ok(Undo::Remove(at))
                 }
                 _ => Err(fail(
                     "path_not_found",
@@ -283,7 +370,12 @@ fn add(
     }
 }
 
-fn remove(doc: &mut Value, segments: &[Cow<'_, str>], path: &str) -> Result<Value, Failure> {
+/// Removes the value at `segments`: the value and its former position.
+fn remove(
+    doc: &mut Value,
+    segments: &[Cow<'_, str>],
+    path: &str,
+) -> Result<(Value, usize), Failure> {
     let Some((last, parent)) = segments.split_last() else {
         return Err(fail(
             "invalid_operation",
@@ -293,9 +385,18 @@ fn remove(doc: &mut Value, segments: &[Cow<'_, str>], path: &str) -> Result<Valu
     };
     let missing = || fail("path_not_found", path, "nothing to remove at this path");
     match get_mut(doc, parent) {
-        Some(Value::Object(map)) => map.shift_remove(last.as_ref()).ok_or_else(missing),
+        Some(Value::Object(map)) => {
+            let position = map
+                .keys()
+                .position(|k| k == last.as_ref())
+                .ok_or_else(missing)?;
+            Ok((
+                map.shift_remove(last.as_ref()).ok_or_else(missing)?,
+                position,
+            ))
+        }
         Some(Value::Array(items)) => match array_index(last) {
-            Some(i) if i < items.len() => Ok(items.remove(i)),
+            Some(i) if i < items.len() => Ok((items.remove(i), i)),
             _ => Err(missing()),
         },
         _ => Err(missing()),

@@ -8,12 +8,12 @@
 
 use crate::catalog::Catalog;
 use crate::issue::{issues_json, Issue};
-use crate::patch::{apply_operation, get};
+use crate::patch::{apply_operation, get, revert};
 use crate::repair::{self, Repair};
-use crate::surface::validate_surface;
+use crate::surface::{sort_in_document_order, validate_component, validate_surface};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use surfaces_core::pointer::{self, array_index};
 
 /// At most this many operations are held at a time.
@@ -104,155 +104,379 @@ struct Failed {
 /// assert_eq!(out.refused[0].op, 2);
 /// ```
 pub fn patch(doc: &Value, ops: &Value, catalog: &Catalog) -> PatchOutcome {
-    let mut outcome = PatchOutcome {
-        document: doc.clone(),
-        applied: Vec::new(),
-        repairs: Vec::new(),
-        refused: Vec::new(),
-    };
-    let Some(list) = ops.as_array() else {
-        outcome.refused.push(Refusal {
-            op: 0,
-            path: String::new(),
-            message: "operations are a JSON array of RFC 6902 operations".into(),
-            issues: Vec::new(),
-        });
-        return outcome;
-    };
-    let mut held: Vec<Prepared> = Vec::new();
-    for (index, op) in list.iter().enumerate() {
-        let prepared = prepare(&outcome.document, op, index, catalog);
-        let failure = match attempt(&outcome.document, std::slice::from_ref(&prepared), catalog) {
-            Ok(next) => {
-                commit(&mut outcome, next, vec![prepared]);
+    let mut draft = Draft::new(doc.clone());
+    let report = draft.apply(ops, catalog);
+    PatchOutcome {
+        document: draft.document,
+        applied: report.applied,
+        repairs: report.repairs,
+        refused: report.refused,
+    }
+}
+
+/// What one [`Draft::apply`] did (the document stays in the draft).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// Indices of applied operations, in the order they were applied.
+    pub applied: Vec<usize>,
+    /// Repairs of applied operations.
+    pub repairs: Vec<Repair>,
+    /// Refused operations.
+    pub refused: Vec<Refusal>,
+}
+
+impl Report {
+    /// `{"applied", "repairs", "refused"}`.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "applied": self.applied,
+            "repairs": self.repairs.iter().map(Repair::to_json).collect::<Vec<_>>(),
+            "refused": self.refused.iter().map(Refusal::to_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// A document being edited operation by operation. It keeps the issues of
+/// each surface it has checked, so an operation on one component's props or
+/// `visible` re-checks that component only, and operations are applied in
+/// place and taken back when refused (no copy of the document).
+///
+/// ```
+/// use serde_json::json;
+/// use validator_wasm::{pipeline::Draft, Catalog};
+///
+/// let catalog = Catalog::default_blog();
+/// let mut draft = Draft::new(json!({"components": [
+///     {"id": "root", "component": "Stack", "children": ["t"]},
+///     {"id": "t", "component": "Heading", "props": {"text": "Hi"}}]}));
+/// let report = draft.apply(&json!([{"op": "replace", "path": "/components/1/props/text", "value": "Hello"}]), &catalog);
+/// assert_eq!(report.applied, [0]);
+/// let report = draft.apply(&json!([{"op": "add", "path": "/components/1/props/level", "value": "h9"}]), &catalog);
+/// assert_eq!(report.applied, [0]); // a flag, not an error: kept and marked
+/// assert_eq!(draft.document()["components"][1]["props"], json!({"text": "Hello", "level": "h9"}));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Draft {
+    document: Value,
+    /// The issues of each checked surface (`""` for a surface document,
+    /// `/sections/<i>` in a page), for the document as it is.
+    checked: HashMap<String, Vec<Issue>>,
+}
+
+impl Draft {
+    /// A draft of `document`, a page `{"sections": [...]}` or a surface.
+    pub fn new(document: Value) -> Draft {
+        Draft {
+            document,
+            checked: HashMap::new(),
+        }
+    }
+
+    /// The document as it is now.
+    pub fn document(&self) -> &Value {
+        &self.document
+    }
+
+    /// The document, giving up the draft.
+    pub fn into_document(self) -> Value {
+        self.document
+    }
+
+    /// Every issue of the document's surfaces as it is now (paths into the
+    /// document), from what the draft already knows where it can.
+    pub fn issues(&mut self, catalog: &Catalog) -> Vec<Issue> {
+        let scopes: Vec<String> = if is_page(&self.document) {
+            let count = self
+                .document
+                .get("sections")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            (0..count).map(section_path).collect()
+        } else {
+            vec![String::new()]
+        };
+        let mut all = Vec::new();
+        for at in scopes {
+            for issue in self.issues_of(&at, catalog).into_iter().flatten() {
+                let mut issue = issue.clone();
+                issue.path = [at.as_str(), &issue.path].concat();
+                all.push(issue);
+            }
+        }
+        all
+    }
+
+    /// Runs `ops` through repair, validation and apply-or-refuse.
+    pub fn apply(&mut self, ops: &Value, catalog: &Catalog) -> Report {
+        let mut report = Report::default();
+        let Some(list) = ops.as_array() else {
+            report.refused.push(Refusal {
+                op: 0,
+                path: String::new(),
+                message: "operations are a JSON array of RFC 6902 operations".into(),
+                issues: Vec::new(),
+            });
+            return report;
+        };
+        let mut held: Vec<Prepared> = Vec::new();
+        for (index, op) in list.iter().enumerate() {
+            let prepared = prepare(&self.document, op, index, catalog);
+            let failure = match self.attempt(std::slice::from_ref(&prepared), catalog) {
+                Ok(()) => {
+                    commit(&mut report, vec![prepared]);
+                    continue;
+                }
+                Err(f) => f,
+            };
+            if let Some(used) = self.complete_held(&held, &prepared, catalog) {
+                let mut group: Vec<Prepared> =
+                    used.iter().filter_map(|&i| held.get(i).cloned()).collect();
+                held = held
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| !used.contains(i))
+                    .map(|(_, p)| p)
+                    .collect();
+                group.push(prepared);
+                commit(&mut report, group);
                 continue;
             }
-            Err(f) => f,
-        };
-        if let Some((next, used)) = complete_held(&outcome.document, &held, &prepared, catalog) {
-            let mut group: Vec<Prepared> =
-                used.iter().filter_map(|&i| held.get(i).cloned()).collect();
-            held = held
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| !used.contains(i))
-                .map(|(_, p)| p)
-                .collect();
-            group.push(prepared);
-            commit(&mut outcome, next, group);
-            continue;
-        }
-        if failure.waiting && held.len() < MAX_HELD {
-            held.push(prepared);
-        } else {
-            outcome.refused.push(Refusal {
-                op: index,
-                path: prepared.path,
-                message: failure.message,
-                issues: failure.issues,
-            });
-        }
-    }
-    for p in held {
-        let issues = match attempt(&outcome.document, std::slice::from_ref(&p), catalog) {
-            Err(f) => f.issues,
-            Ok(_) => Vec::new(),
-        };
-        outcome.refused.push(Refusal {
-            op: p.index,
-            path: p.path,
-            message: "this operation waited for one that never came (a parent, a child or root); nothing later completed it".into(),
-            issues,
-        });
-    }
-    outcome
-}
-
-fn commit(outcome: &mut PatchOutcome, next: Value, group: Vec<Prepared>) {
-    outcome.document = next;
-    for p in group {
-        outcome.applied.push(p.index);
-        outcome.repairs.extend(p.repairs);
-    }
-}
-
-/// Tries the held operations with `op`: all of them first, then each alone.
-fn complete_held(
-    doc: &Value,
-    held: &[Prepared],
-    op: &Prepared,
-    catalog: &Catalog,
-) -> Option<(Value, Vec<usize>)> {
-    if held.is_empty() {
-        return None;
-    }
-    let mut tries: Vec<Vec<usize>> = vec![(0..held.len()).collect()];
-    if held.len() > 1 {
-        tries.extend((0..held.len()).map(|i| vec![i]));
-    }
-    for used in tries {
-        let mut group: Vec<Prepared> = used.iter().filter_map(|&i| held.get(i).cloned()).collect();
-        group.push(op.clone());
-        if let Ok(next) = attempt(doc, &group, catalog) {
-            return Some((next, used));
-        }
-    }
-    None
-}
-
-/// Applies `group` to a copy of `doc` and validates what it can change.
-fn attempt(doc: &Value, group: &[Prepared], catalog: &Catalog) -> Result<Value, Failed> {
-    let mut next = doc.clone();
-    let mut touched = Vec::new();
-    for p in group {
-        if let Err((code, path, message)) = apply_operation(&mut next, &p.op) {
-            return Err(Failed {
-                message: message.clone(),
-                issues: vec![Issue::error(code, path, message)],
-                waiting: false,
-            });
-        }
-        touched.extend(affected(doc, &p.op));
-    }
-    let mut introduced = Vec::new();
-    for target in dedup(touched) {
-        let (after_at, before_at) = match target {
-            Target::Whole => (String::new(), Some(String::new())),
-            Target::Section { after, before } => (section_path(after), before.map(section_path)),
-        };
-        let Some(after) = surface_at(&next, &after_at) else {
-            continue;
-        };
-        let before_errors: HashSet<(&str, String)> = before_at
-            .and_then(|b| surface_at(doc, &b))
-            .map(|s| {
-                validate_surface(s, catalog)
-                    .into_iter()
-                    .filter(Issue::is_error)
-                    .map(|i| (i.code, i.path))
-                    .collect()
-            })
-            .unwrap_or_default();
-        for mut issue in validate_surface(after, catalog) {
-            if issue.is_error() && !before_errors.contains(&(issue.code, issue.path.clone())) {
-                issue.path = [after_at.as_str(), &issue.path].concat();
-                introduced.push(issue);
+            if failure.waiting && held.len() < MAX_HELD {
+                held.push(prepared);
+            } else {
+                report.refused.push(Refusal {
+                    op: index,
+                    path: prepared.path,
+                    message: failure.message,
+                    issues: failure.issues,
+                });
             }
         }
+        for p in held {
+            let issues = match self.attempt(std::slice::from_ref(&p), catalog) {
+                Err(f) => f.issues,
+                // Unreachable in practice: it was tried against this same document.
+                Ok(()) => Vec::new(),
+            };
+            report.refused.push(Refusal {
+                op: p.index,
+                path: p.path,
+                message: "this operation waited for one that never came (a parent, a child or root); nothing later completed it".into(),
+                issues,
+            });
+        }
+        report
     }
-    if introduced.is_empty() {
-        return Ok(next);
+
+    /// Tries the held operations with `op`: all of them first, then each alone.
+    fn complete_held(
+        &mut self,
+        held: &[Prepared],
+        op: &Prepared,
+        catalog: &Catalog,
+    ) -> Option<Vec<usize>> {
+        if held.is_empty() {
+            return None;
+        }
+        let mut tries: Vec<Vec<usize>> = vec![(0..held.len()).collect()];
+        if held.len() > 1 {
+            tries.extend((0..held.len()).map(|i| vec![i]));
+        }
+        for used in tries {
+            let mut group: Vec<Prepared> =
+                used.iter().filter_map(|&i| held.get(i).cloned()).collect();
+            group.push(op.clone());
+            if self.attempt(&group, catalog).is_ok() {
+                return Some(used);
+            }
+        }
+        None
     }
-    let waiting = introduced.iter().all(|i| WAITING.contains(&i.code));
-    let first = introduced
-        .first()
-        .map(|i| [i.code, " at ", &i.path, ": ", &i.message].concat())
-        .unwrap_or_default();
-    Err(Failed {
-        message: ["the result would not validate: ", &first].concat(),
-        issues: introduced,
-        waiting,
+
+    /// The issues of the surface at `at`, checking it if not yet known.
+    fn issues_of(&mut self, at: &str, catalog: &Catalog) -> Option<&Vec<Issue>> {
+        if !self.checked.contains_key(at) {
+            let surface = surface_at(&self.document, at)?;
+            let issues = validate_surface(surface, catalog);
+            self.checked.insert(at.to_string(), issues);
+        }
+        self.checked.get(at)
+    }
+
+    /// Applies `group` in place and keeps it if it introduces no error;
+    /// otherwise takes it back.
+    fn attempt(&mut self, group: &[Prepared], catalog: &Catalog) -> Result<(), Failed> {
+        let mut targets = Vec::new();
+        for p in group {
+            targets.extend(affected(&self.document, &p.op));
+        }
+        let targets = dedup(targets);
+        // What each target's surface looked like before, while it still does.
+        let mut before: Vec<Option<HashSet<(&'static str, String)>>> = Vec::new();
+        for t in &targets {
+            let errors = t
+                .before_at()
+                .and_then(|b| self.issues_of(&b, catalog))
+                .map(|issues| error_keys(issues));
+            before.push(errors);
+        }
+        let local = match group {
+            [only] => local_change(&self.document, &only.op),
+            _ => None,
+        };
+        let mut undo = Vec::new();
+        for p in group {
+            match apply_operation(&mut self.document, &p.op) {
+                Ok(steps) => undo.extend(steps),
+                Err((code, path, message)) => {
+                    revert(&mut self.document, undo);
+                    return Err(Failed {
+                        message: message.clone(),
+                        issues: vec![Issue::error(code, path, message)],
+                        waiting: false,
+                    });
+                }
+            }
+        }
+        let mut introduced = Vec::new();
+        let mut fresh = Vec::new();
+        for (t, before_errors) in targets.iter().zip(&before) {
+            let after_at = t.after_at();
+            let Some(surface) = surface_at(&self.document, &after_at) else {
+                continue;
+            };
+            let after = match (&local, self.checked.get(&after_at)) {
+                (Some(Local::Unchanged), Some(known)) => known.clone(),
+                (Some(Local::Component { surface: s, index }), Some(known)) if *s == after_at => {
+                    revalidate_component(known, surface, *index, catalog)
+                }
+                _ => validate_surface(surface, catalog),
+            };
+            for issue in after.iter().filter(|i| i.is_error()) {
+                if !before_errors
+                    .as_ref()
+                    .is_some_and(|b| b.contains(&(issue.code, issue.path.clone())))
+                {
+                    let mut issue = issue.clone();
+                    issue.path = [after_at.as_str(), &issue.path].concat();
+                    introduced.push(issue);
+                }
+            }
+            fresh.push((after_at, after));
+        }
+        if !introduced.is_empty() {
+            revert(&mut self.document, undo);
+            let waiting = introduced.iter().all(|i| WAITING.contains(&i.code));
+            let first = introduced
+                .first()
+                .map(|i| [i.code, " at ", &i.path, ": ", &i.message].concat())
+                .unwrap_or_default();
+            return Err(Failed {
+                message: ["the result would not validate: ", &first].concat(),
+                issues: introduced,
+                waiting,
+            });
+        }
+        if group.iter().any(|p| shifts_sections(&p.op)) {
+            self.checked.clear();
+        }
+        self.checked.extend(fresh);
+        Ok(())
+    }
+}
+
+fn commit(report: &mut Report, group: Vec<Prepared>) {
+    for p in group {
+        report.applied.push(p.index);
+        report.repairs.extend(p.repairs);
+    }
+}
+
+fn error_keys(issues: &[Issue]) -> HashSet<(&'static str, String)> {
+    issues
+        .iter()
+        .filter(|i| i.is_error())
+        .map(|i| (i.code, i.path.clone()))
+        .collect()
+}
+
+/// An operation whose effect is confined: nothing, or one component's
+/// `props` or `visible`.
+enum Local {
+    Unchanged,
+    Component { surface: String, index: usize },
+}
+
+fn local_change(doc: &Value, op: &Value) -> Option<Local> {
+    let name = op.get("op").and_then(Value::as_str)?;
+    if name == "test" {
+        return Some(Local::Unchanged);
+    }
+    if !matches!(name, "add" | "replace" | "remove") {
+        return None;
+    }
+    let segments = pointer::parse(op.get("path")?.as_str()?).ok()?;
+    let segs: Vec<&str> = segments.iter().map(Cow::as_ref).collect();
+    let (surface, rest) = match segs.as_slice() {
+        ["sections", i, rest @ ..] if is_page(doc) => (section_path(array_index(i)?), rest),
+        rest if !is_page(doc) => (String::new(), rest),
+        _ => return None,
+    };
+    match rest {
+        ["components", i, "props" | "visible", ..] => Some(Local::Component {
+            surface,
+            index: array_index(i)?,
+        }),
+        _ => None,
+    }
+}
+
+/// Whether `op` adds, removes or moves whole sections (their indices shift).
+fn shifts_sections(op: &Value) -> bool {
+    let name = op.get("op").and_then(Value::as_str).unwrap_or_default();
+    ["path", "from"].iter().any(|key| {
+        let Some(Ok(segments)) = op.get(*key).and_then(Value::as_str).map(pointer::parse) else {
+            return false;
+        };
+        segments.is_empty()
+            || (segments.first().is_some_and(|s| s == "sections")
+                && segments.len() <= 2
+                && name != "replace"
+                && name != "test")
     })
+}
+
+/// The issues of a surface after a change to component `index`'s `props`
+/// or `visible`: the known issues elsewhere, that component's afresh.
+fn revalidate_component(
+    known: &[Issue],
+    surface: &Value,
+    index: usize,
+    catalog: &Catalog,
+) -> Vec<Issue> {
+    let base = ["/components/", &index.to_string()].concat();
+    let props = [base.as_str(), "/props"].concat();
+    let visible = [base.as_str(), "/visible"].concat();
+    let under = |path: &str, prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
+    let mine = |path: &str| under(path, &props) || under(path, &visible);
+    let mut issues: Vec<Issue> = known.iter().filter(|i| !mine(&i.path)).cloned().collect();
+    if let Some(component) = surface.get("components").and_then(|c| c.get(index)) {
+        let empty = Value::Object(serde_json::Map::new());
+        let data = surface
+            .get("data")
+            .filter(|d| d.is_object())
+            .unwrap_or(&empty);
+        issues.extend(
+            validate_component(component, &base, catalog, Some(data))
+                .into_iter()
+                .filter(|i| mine(&i.path)),
+        );
+    }
+    sort_in_document_order(surface, &mut issues);
+    issues
 }
 
 fn section_path(i: usize) -> String {
@@ -271,12 +495,27 @@ fn is_page(doc: &Value) -> bool {
     doc.get("sections").is_some_and(Value::is_array) && doc.get("components").is_none()
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Target {
     /// The document is one surface.
     Whole,
     /// Section `after` of the result, which was section `before`.
     Section { after: usize, before: Option<usize> },
+}
+
+impl Target {
+    fn after_at(self) -> String {
+        match self {
+            Target::Whole => String::new(),
+            Target::Section { after, .. } => section_path(after),
+        }
+    }
+    fn before_at(self) -> Option<String> {
+        match self {
+            Target::Whole => Some(String::new()),
+            Target::Section { before, .. } => before.map(section_path),
+        }
+    }
 }
 
 fn dedup(targets: Vec<Target>) -> Vec<Target> {

@@ -153,7 +153,7 @@ fn check_depth(
         check_checks(value, at, out);
         return;
     }
-    if let Some(expected) = s.get("type") {
+    if let Some(expected) = kw(s, "type") {
         if !type_matches(expected, value) {
             return out.flag(
                 at,
@@ -167,7 +167,7 @@ fn check_depth(
             );
         }
     }
-    if let Some(options) = s.get("enum").and_then(Value::as_array) {
+    if let Some(options) = kw(s, "enum").and_then(Value::as_array) {
         if !options
             .iter()
             .any(|o| surfaces_core::json_equal(&o, &value))
@@ -175,7 +175,7 @@ fn check_depth(
             return out.flag(at, ["must be one of ", &list_literals(options)].concat());
         }
     }
-    if let Some(c) = s.get("const") {
+    if let Some(c) = kw(s, "const") {
         if !surfaces_core::json_equal(&c, &value) {
             return out.flag(at, ["must be ", &c.to_string()].concat());
         }
@@ -188,18 +188,18 @@ fn check_depth(
         _ => {}
     }
     for (key, exactly_one) in [("anyOf", false), ("oneOf", true)] {
-        if let Some(branches) = s.get(key).and_then(Value::as_array) {
+        if let Some(branches) = kw(s, key).and_then(Value::as_array) {
             check_branches(branches, exactly_one, value, at, cx, out, depth);
         }
     }
 }
 
 fn flag(s: &Map<String, Value>, key: &str) -> bool {
-    s.get(key).and_then(Value::as_bool).unwrap_or(false)
+    kw(s, key).and_then(Value::as_bool).unwrap_or(false)
 }
 
 fn allows_type(s: &Map<String, Value>, name: &str) -> bool {
-    match s.get("type") {
+    match kw(s, "type") {
         None => true,
         Some(Value::String(t)) => t == name,
         Some(Value::Array(ts)) => ts.iter().any(|t| t == name),
@@ -267,7 +267,7 @@ pub(crate) fn list_literals(options: &[Value]) -> String {
 }
 
 fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
-    let bound = |k: &str| s.get(k).and_then(Value::as_f64);
+    let bound = |k: &str| kw(s, k).and_then(Value::as_f64);
     let fails = [
         (
             "minimum",
@@ -292,7 +292,7 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
     ];
     for (key, failed, phrase) in fails {
         if failed {
-            let limit = s.get(key).map(Value::to_string).unwrap_or_default();
+            let limit = kw(s, key).map(Value::to_string).unwrap_or_default();
             return out.flag(at, ["must be ", phrase, &limit].concat());
         }
     }
@@ -300,15 +300,16 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
 
 fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Context<'_>, out: &mut Outcome) {
     let len = text.chars().count() as u64;
-    if let Some(min) = s
-        .get("minLength")
+    if let Some(min) = kw(s, "minLength")
         .and_then(Value::as_u64)
         .filter(|m| len < *m)
     {
-        return out.flag(
-            at,
-            ["must be at least ", &min.to_string(), " characters"].concat(),
-        );
+        let wants = if min == 1 {
+            "must not be empty".to_string()
+        } else {
+            ["must be at least ", &min.to_string(), " characters"].concat()
+        };
+        return out.flag(at, wants);
     }
     if let Some(max) = s
         .get("maxLength")
@@ -327,7 +328,7 @@ fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Context<'_>, 
             .concat(),
         );
     }
-    let Some(format) = s.get("format").and_then(Value::as_str) else {
+    let Some(format) = kw(s, "format").and_then(Value::as_str) else {
         return;
     };
     if format == "safe-href" {
@@ -391,10 +392,10 @@ fn check_array(
     depth: usize,
 ) {
     let n = items.len() as u64;
-    if let Some(min) = s.get("minItems").and_then(Value::as_u64).filter(|m| n < *m) {
+    if let Some(min) = kw(s, "minItems").and_then(Value::as_u64).filter(|m| n < *m) {
         return out.flag(at, ["needs at least ", &min.to_string(), " items"].concat());
     }
-    if let Some(max) = s.get("maxItems").and_then(Value::as_u64).filter(|m| n > *m) {
+    if let Some(max) = kw(s, "maxItems").and_then(Value::as_u64).filter(|m| n > *m) {
         return out.flag(
             at,
             [
@@ -407,7 +408,7 @@ fn check_array(
             .concat(),
         );
     }
-    if let Some(item_schema) = s.get("items") {
+    if let Some(item_schema) = kw(s, "items") {
         let len = at.len();
         for (i, item) in items.iter().enumerate() {
             pointer::push_index(at, i);
@@ -425,19 +426,19 @@ fn check_object(
     out: &mut Outcome,
     depth: usize,
 ) {
-    if let Some(required) = s.get("required").and_then(Value::as_array) {
+    if let Some(required) = kw(s, "required").and_then(Value::as_array) {
         for name in required.iter().filter_map(Value::as_str) {
             if !map.contains_key(name) {
                 out.flag(at, ["missing the required prop \"", name, "\""].concat());
             }
         }
     }
-    let properties = s.get("properties").and_then(Value::as_object);
-    let additional = s.get("additionalProperties");
+    let properties = kw(s, "properties").and_then(Value::as_object);
+    let additional = kw(s, "additionalProperties");
     let len = at.len();
     for (key, item) in map {
         pointer::push(at, key);
-        match properties.and_then(|p| p.get(key)) {
+        match properties.and_then(|p| crate::surface::field_of(p, key)) {
             Some(prop_schema) => check_depth(prop_schema, item, at, cx, out, depth + 1),
             None => match additional {
                 Some(Value::Bool(false)) => {
@@ -504,4 +505,10 @@ fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) {
         at.truncate(len);
     }
     out.absorb(found);
+}
+
+/// A keyword of a schema object. Schema objects are small: a scan beats
+/// hashing the key.
+fn kw<'a>(s: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    s.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
 }

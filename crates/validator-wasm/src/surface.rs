@@ -146,16 +146,7 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
     check_data(data, place, &mut issues);
     for binding in bindings {
         if !resolves(data, &binding.pointer) {
-            issues.push(Issue::warning(
-                "missing_data",
-                binding.at,
-                [
-                    "the bound path \"",
-                    &binding.pointer,
-                    "\" does not resolve in data; add it to data or fix the path",
-                ]
-                .concat(),
-            ));
+            issues.push(missing_data(binding));
         }
     }
     sort_in_document_order(doc, &mut issues);
@@ -178,20 +169,21 @@ pub fn validate_component(
     if let Some(data) = data {
         for binding in outcome.bindings {
             if !resolves(data, &binding.pointer) {
-                issues.push(Issue::warning(
-                    "missing_data",
-                    binding.at,
-                    [
-                        "the bound path \"",
-                        &binding.pointer,
-                        "\" does not resolve in data",
-                    ]
-                    .concat(),
-                ));
+                issues.push(missing_data(binding));
             }
         }
     }
     issues
+}
+
+fn missing_data(binding: surfaces_core::problem::Binding) -> Issue {
+    let message = [
+        "the bound path \"",
+        &binding.pointer,
+        "\" does not resolve in data; add it to data or fix the path",
+    ]
+    .concat();
+    Issue::warning("missing_data", binding.at, message)
 }
 
 fn resolves(data: &Value, path: &str) -> bool {
@@ -218,7 +210,7 @@ impl<'a> Tree<'a> {
     fn build(components: &'a [Value]) -> Tree<'a> {
         let mut first = HashMap::new();
         for (i, c) in components.iter().enumerate() {
-            if let Some(id) = c.get("id").and_then(Value::as_str) {
+            if let Some(id) = field(c, "id").and_then(Value::as_str) {
                 first.entry(id).or_insert(i);
             }
         }
@@ -226,7 +218,7 @@ impl<'a> Tree<'a> {
         let mut parent = vec![None; components.len()];
         let mut repeated = Vec::new();
         for (i, c) in components.iter().enumerate() {
-            let Some(children) = c.get("children").and_then(Value::as_array) else {
+            let Some(children) = field(c, "children").and_then(Value::as_array) else {
                 continue;
             };
             for (j, child) in children.iter().enumerate() {
@@ -264,7 +256,7 @@ impl<'a> Tree<'a> {
             depth[node] = Some(d);
             let Some(children) = components
                 .get(node)
-                .and_then(|c| c.get("children"))
+                .and_then(|c| field(c, "children"))
                 .and_then(Value::as_array)
             else {
                 continue;
@@ -414,7 +406,12 @@ fn check_component(
         }
     }
     if entry.is_none() {
-        let (where_, message) = match map.get("component").and_then(Value::as_str) {
+        let (where_, message) = match map
+            .iter()
+            .find(|(k, _)| *k == "component")
+            .map(|(_, v)| v)
+            .and_then(Value::as_str)
+        {
             Some(name) => {
                 let suggestion = crate::repair::nearest(name, catalog.names())
                     .map(|n| [" (did you mean \"", n, "\"?)"].concat())
@@ -563,7 +560,7 @@ fn check_children(
                     if let Some(Children::Only(allowed)) = rule {
                         let kind = components
                             .get(k)
-                            .and_then(|c| c.get("component"))
+                            .and_then(|c| field(c, "component"))
                             .and_then(Value::as_str);
                         if let Some(kind) = kind.filter(|k| {
                             catalog.entry(k).is_some() && !allowed.iter().any(|a| a == k)
@@ -601,7 +598,7 @@ fn check_data(data: &Value, place: Place, issues: &mut Vec<Issue>) {
     }
     let Some(map) = data.as_object() else { return };
     for (key, value) in map {
-        let Some(source) = value.get("$source") else {
+        let Some(source) = field(value, "$source") else {
             continue;
         };
         let mut at = String::from("/data");
@@ -694,27 +691,98 @@ fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec
     at.truncate(len);
 }
 
+/// A member of a small object (a component, a binding): a scan beats
+/// hashing the key.
+pub(crate) fn field<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
+    field_of(value.as_object()?, key)
+}
+
+/// [`field`] on a map.
+pub(crate) fn field_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= 12 {
+        map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        map.get(key)
+    }
+}
+
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;
-/// stops writing as soon as it is.
+/// stops counting as soon as it is.
 pub(crate) fn serialized_len_exceeds(value: &Value, limit: usize) -> bool {
-    struct Counter {
-        n: usize,
-        limit: usize,
-    }
-    impl std::io::Write for Counter {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.n += buf.len();
-            if self.n > self.limit {
-                return Err(std::io::Error::other("limit"));
+    let mut size = 0;
+    !add_json_size(value, &mut size, limit)
+}
+
+/// Adds the compact JSON size of `value` to `size` (as serde_json writes
+/// it); false once `size` passes `limit`.
+fn add_json_size(value: &Value, size: &mut usize, limit: usize) -> bool {
+    *size += match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => n.to_string().len(),
+        Value::String(s) => string_size(s),
+        Value::Array(items) => {
+            *size += 1 + items.len().saturating_sub(1);
+            for item in items {
+                if !add_json_size(item, size, limit) {
+                    return false;
+                }
             }
-            Ok(buf.len())
+            1
         }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
+        Value::Object(map) => {
+            *size += 1 + map.len().saturating_sub(1);
+            for (key, item) in map {
+                *size += string_size(key) + 1;
+                if !add_json_size(item, size, limit) {
+                    return false;
+                }
+            }
+            1
+        }
+    };
+    *size <= limit
+}
+
+/// A JSON string's size with its quotes and escapes.
+fn string_size(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    if !needs_escape(bytes) {
+        return bytes.len() + 2;
+    }
+    2 + bytes
+        .iter()
+        .map(|&b| match b {
+            b'"' | b'\\' | 8 | 9 | 10 | 12 | 13 => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum::<usize>()
+}
+
+/// Whether any byte is a control character, `"` or `\\`: eight bytes at a
+/// time (SWAR), since data strings are long and rarely need escapes.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let special = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // A byte below 0x20: (x - 0x20..) & !x & 0x80.. flags it (no false negatives);
+        // confirm byte by byte, which is rare.
+        let low = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
+        let suspect = low
+            || has_zero(x ^ (ONES * u64::from(b'"')))
+            || has_zero(x ^ (ONES * u64::from(b'\\')));
+        if suspect && chunk.iter().any(special) {
+            return true;
         }
     }
-    let mut counter = Counter { n: 0, limit };
-    serde_json::to_writer(&mut counter, value).is_err()
+    chunks.remainder().iter().any(special)
 }
 
 /// Sorts issues by where their path points in `doc` (document order),
@@ -757,4 +825,41 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
         at = next;
     }
     key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_size_matches_serde_json() {
+        for v in [
+            json!(null),
+            json!([]),
+            json!({}),
+            json!([true, false, null, 1, -2.5, 1e300, 18446744073709551615u64]),
+            json!({"a\"\\\n\u{1}\u{7f}é🙂": ["x", {"": {}}], "b": "\t\r\u{8}\u{c}\u{1f}"}),
+        ] {
+            let exact = v.to_string().len();
+            assert!(!serialized_len_exceeds(&v, exact), "{v}");
+            assert!(serialized_len_exceeds(&v, exact - 1), "{v}");
+        }
+    }
+
+    #[test]
+    fn escapes_are_found_at_every_position_of_long_strings() {
+        for special in ['"', '\\', '\n', '\u{0}', '\u{1f}'] {
+            for len in [7, 8, 9, 16, 23] {
+                for at in 0..len {
+                    let mut text: String = "x".repeat(len);
+                    text.replace_range(at..at + 1, &special.to_string());
+                    assert_eq!(string_size(&text), Value::String(text.clone()).to_string().len(), "{text:?}");
+                }
+            }
+        }
+        // Bytes near the thresholds are not escapes.
+        let near = " !#[]^~\u{7f}é";
+        assert_eq!(string_size(near), near.len() + 2);
+    }
 }

@@ -3,13 +3,14 @@
 //! the built-in `blog@1`; the last catalog used is kept, so repeated calls
 //! with the same catalog text do not reload it. A catalog that does not load
 //! throws an `Error` naming the problem; bad documents never throw, they
-//! come back as issues.
+//! come back as issues. `Draft` keeps a document in WebAssembly memory for
+//! a stream of operations.
 
 use crate::catalog::Catalog;
 use crate::issue::issues_json;
 use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch as apply_whole;
-use crate::pipeline::patch as run_pipeline;
+use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft};
 use crate::prompt::catalog_prompt as prompt_text;
 use crate::surface::{parse_document, validate_component as component_issues, validate_surface};
 use std::cell::RefCell;
@@ -103,4 +104,43 @@ pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
 pub fn catalog_prompt(catalog_json: Option<String>) -> Result<String, JsError> {
     let catalog = catalog(catalog_json)?;
     Ok(prompt_text(&catalog))
+}
+
+/// `new Draft(documentJson, catalogJson?)`: a document kept in WebAssembly
+/// memory and edited operation by operation, so each operation re-checks
+/// only what it can change (the fast path for a model's stream of edits).
+#[wasm_bindgen]
+pub struct Draft {
+    draft: PipelineDraft,
+    catalog: Rc<Catalog>,
+}
+
+#[wasm_bindgen]
+impl Draft {
+    /// Throws when the document is not JSON or the catalog does not load.
+    #[wasm_bindgen(constructor)]
+    pub fn new(document: &str, catalog_json: Option<String>) -> Result<Draft, JsError> {
+        let catalog = catalog(catalog_json)?;
+        let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
+        Ok(Draft {
+            draft: PipelineDraft::new(doc),
+            catalog,
+        })
+    }
+
+    /// `draft.apply(opsJson)`: `{"applied", "repairs", "refused"}`.
+    pub fn apply(&mut self, ops: &str) -> Result<String, JsError> {
+        let ops = parse_document(ops).map_err(|i| JsError::new(&i.message))?;
+        Ok(self.draft.apply(&ops, &self.catalog).to_json().to_string())
+    }
+
+    /// `draft.document()`: the document as it is now (JSON text).
+    pub fn document(&self) -> String {
+        self.draft.document().to_string()
+    }
+
+    /// `draft.issues()`: every issue of the document as it is now.
+    pub fn issues(&mut self) -> String {
+        issues_json(&self.draft.issues(&self.catalog)).to_string()
+    }
 }

@@ -1,7 +1,7 @@
 //! The json-patch-tests conformance suite, read from shared/conformance.
 
 use serde_json::Value;
-use validator_wasm::patch::apply_patch;
+use validator_wasm::patch::{apply_patch, apply_patch_in_place};
 
 fn run(file: &str) -> usize {
     let path = [
@@ -40,6 +40,30 @@ fn run(file: &str) -> usize {
         }
     }
     ran
+}
+
+#[test]
+fn failed_patches_are_undone_in_place_even_after_several_operations() {
+    let doc = serde_json::json!({"a": {"x": 1, "y": 2, "z": 3}, "l": [1, 2, 3]});
+    let patch = serde_json::json!([
+        {"op": "remove", "path": "/a/y"},
+        {"op": "add", "path": "/a/x", "value": 9},
+        {"op": "move", "from": "/l/0", "path": "/a/w"},
+        {"op": "copy", "from": "/a", "path": "/l/1"},
+        {"op": "replace", "path": "", "value": 1},
+        {"op": "test", "path": "", "value": 2}
+    ]);
+    let mut work = doc.clone();
+    let e = apply_patch_in_place(&mut work, &patch).unwrap_err();
+    assert_eq!(e.op, 5);
+    assert_eq!(work, doc);
+    // Key order is restored too.
+    assert_eq!(
+        work["a"]
+            .as_object()
+            .map(|m| m.keys().cloned().collect::<Vec<_>>()),
+        Some(vec!["x".into(), "y".into(), "z".into()])
+    );
 }
 
 #[test]
