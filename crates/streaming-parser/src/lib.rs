@@ -25,6 +25,7 @@ extern crate alloc;
 
 mod directive;
 mod heal;
+pub mod jsonl;
 mod markdown;
 pub mod partial;
 pub mod surface;
@@ -33,6 +34,7 @@ mod utf8;
 pub mod wasm;
 
 pub use heal::INCOMPLETE_LINK;
+pub use jsonl::JsonlStream;
 pub use markdown::{Kind, MarkdownStream};
 
 /// Heals a whole markdown text for display: the text as written, with its
@@ -42,4 +44,60 @@ pub fn heal(markdown: &str) -> String {
     stream.push(markdown);
     stream.finish();
     stream.healed_text(markdown)
+}
+
+/// One reader per kind of answer, behind one face (the CLI's `--mode` and
+/// the wasm `Stream`).
+#[derive(Debug, Clone)]
+pub enum Stream {
+    /// Markdown with surface fences and directives (SPEC.md section 11).
+    Markdown(Box<MarkdownStream>),
+    /// A JSON Lines answer, read tolerantly.
+    Jsonl(JsonlStream),
+}
+
+impl Stream {
+    /// The modes [`Stream::new`] knows.
+    pub const MODES: &'static str = "markdown|jsonl";
+
+    /// A reader for `mode` (`markdown` or `jsonl`), `None` for another.
+    pub fn new(mode: &str) -> Option<Stream> {
+        match mode {
+            "markdown" => Some(Stream::Markdown(Box::default())),
+            "jsonl" => Some(Stream::Jsonl(JsonlStream::new())),
+            _ => None,
+        }
+    }
+
+    /// Reads bytes split anywhere; returns the changes.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<serde_json::Value> {
+        match self {
+            Stream::Markdown(s) => s.push_bytes(bytes),
+            Stream::Jsonl(s) => s.push_bytes(bytes),
+        }
+    }
+
+    /// Reads text; returns the changes.
+    pub fn push(&mut self, text: &str) -> Vec<serde_json::Value> {
+        match self {
+            Stream::Markdown(s) => s.push(text),
+            Stream::Jsonl(s) => s.push(text),
+        }
+    }
+
+    /// Ends the input; returns the last changes.
+    pub fn finish(&mut self) -> Vec<serde_json::Value> {
+        match self {
+            Stream::Markdown(s) => s.finish(),
+            Stream::Jsonl(s) => s.finish(),
+        }
+    }
+
+    /// The document so far.
+    pub fn document(&self) -> serde_json::Value {
+        match self {
+            Stream::Markdown(s) => s.document(),
+            Stream::Jsonl(s) => s.document(),
+        }
+    }
 }

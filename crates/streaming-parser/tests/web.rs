@@ -42,6 +42,14 @@ fn bad_modes_and_catalogs_throw() {
 }
 
 #[wasm_bindgen_test]
+fn jsonl_mode_reads_steps() {
+    let mut stream = Stream::new(Some("jsonl".into()), None).unwrap();
+    stream.push("{\"op\":\"add\",\"path\":\"/a\",\"value\":1}\n");
+    let doc = json(&stream.finish());
+    assert_eq!(doc["items"][0]["kind"], "step");
+}
+
+#[wasm_bindgen_test]
 fn heal_closes_what_is_open() {
     assert_eq!(heal("see [docs](https://exa"), "see [docs](https://exa)");
 }
