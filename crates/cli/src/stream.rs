@@ -3,7 +3,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use streaming_parser::MarkdownStream;
+use streaming_parser::Stream;
 
 /// `surfaces heal`: markdown on stdin, the healed view on stdout.
 pub fn heal(args: &[String]) -> ExitCode {
@@ -18,10 +18,11 @@ pub fn heal(args: &[String]) -> ExitCode {
     print_out(streaming_parser::heal(&text).as_bytes())
 }
 
-/// `surfaces stream [--chunk N] [--mode markdown] [--final-only] FILE`.
+/// `surfaces stream [--chunk N] [--mode markdown|jsonl] [--final-only] FILE`.
 pub fn stream(args: &[String]) -> ExitCode {
     let mut chunk = None;
     let mut final_only = false;
+    let mut mode = String::from("markdown");
     let mut file = None;
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -30,10 +31,9 @@ pub fn stream(args: &[String]) -> ExitCode {
                 Some(n) if n > 0 => chunk = Some(n),
                 _ => return usage("`--chunk` needs a positive number of bytes"),
             },
-            "--mode" => match args.next().map(String::as_str) {
-                Some("markdown") => {}
-                Some(other) => return usage(&format!("unknown `--mode {other}` (markdown)")),
-                None => return usage("`--mode` needs a value: markdown"),
+            "--mode" => match args.next() {
+                Some(m) => mode.clone_from(m),
+                None => return usage(&format!("`--mode` needs a value: {}", Stream::MODES)),
             },
             "--final-only" => final_only = true,
             flag if flag.starts_with("--") => return usage(&format!("unknown option `{flag}`")),
@@ -51,7 +51,9 @@ pub fn stream(args: &[String]) -> ExitCode {
         Ok(bytes) => bytes,
         Err(e) => return unreadable(path, &e),
     };
-    let mut parser = MarkdownStream::new();
+    let Some(mut parser) = Stream::new(&mode) else {
+        return usage(&format!("unknown `--mode {mode}` ({})", Stream::MODES));
+    };
     let mut out = String::new();
     let emit = |changes: Vec<serde_json::Value>, out: &mut String| {
         if !final_only {

@@ -41,7 +41,10 @@ const ANSWER: &str = "Our plans changed.\n\n```surface {\"id\":\"pricing\",\"cat
 fn heal_prints_the_healed_text() {
     let out = surfaces(&["heal"], "Some **bold and `code");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "Some **bold and `code`**");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Some **bold and `code`**"
+    );
     let out = surfaces(&["heal"], "done.\n");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "done.\n");
 }
@@ -61,7 +64,9 @@ fn stream_prints_changes_then_the_final_document() {
     let lines = lines(&out);
     assert!(lines.len() > 3);
     let (last, changes) = lines.split_last().unwrap();
-    assert!(changes.iter().all(|c| c["op"].is_string() && c["block"].is_u64()));
+    assert!(changes
+        .iter()
+        .all(|c| c["op"].is_string() && c["block"].is_u64()));
     let blocks = last["blocks"].as_array().unwrap();
     assert_eq!(blocks.len(), 2);
     assert_eq!(blocks[0]["kind"], "prose");
@@ -73,7 +78,10 @@ fn stream_prints_changes_then_the_final_document() {
     assert_eq!(s["catalog"], "blog@1");
     assert_eq!(s["data"], serde_json::json!({"billing":"monthly"}));
     assert_eq!(s["components"][0]["id"], "root");
-    assert_eq!(s["ghost"], serde_json::json!({"id":"t","component":"Heading","props":{"text":"Pri"},"partial":true}));
+    assert_eq!(
+        s["ghost"],
+        serde_json::json!({"id":"t","component":"Heading","props":{"text":"Pri"},"partial":true})
+    );
     assert!(s["healed"].as_str().unwrap().ends_with("\n```"));
 }
 
@@ -84,9 +92,53 @@ fn final_only_prints_one_line_equal_for_any_chunking() {
     let whole = surfaces(&["stream", "--final-only", path], "");
     assert_eq!(lines(&whole).len(), 1);
     for n in ["1", "3", "64"] {
-        let chunked = surfaces(&["stream", "--final-only", "--chunk", n, "--mode", "markdown", path], "");
+        let chunked = surfaces(
+            &[
+                "stream",
+                "--final-only",
+                "--chunk",
+                n,
+                "--mode",
+                "markdown",
+                path,
+            ],
+            "",
+        );
         assert_eq!(chunked.stdout, whole.stdout, "chunk {n}");
     }
+}
+
+#[test]
+fn jsonl_mode_reads_steps_text_and_the_partial_object() {
+    let file = temp_file(
+        "answer.jsonl",
+        "Sure:\n{\"op\":\"add\",\"path\":\"/a\",\"value\":1,}\n{\"ops\":[]} {\"op\":\"remove\",\"path\":\"/b\"}\n{\"op\":\"add\",\"value\":{\"text\":\"Hel",
+    );
+    let out = surfaces(
+        &[
+            "stream",
+            "--mode",
+            "jsonl",
+            "--chunk",
+            "5",
+            "--final-only",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let doc = &lines(&out)[0];
+    let kinds: Vec<_> = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["text", "step", "step", "step"]);
+    assert_eq!(
+        doc["partial"],
+        serde_json::json!({"op":"add","value":{"text":"Hel"}})
+    );
 }
 
 #[test]
@@ -105,7 +157,11 @@ fn stream_usage_errors_exit_2() {
     ] {
         let out = surfaces(&args, "");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1, "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
         assert!(out.stdout.is_empty());
     }
 }
