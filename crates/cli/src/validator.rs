@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use validator_wasm::markdown::validate_markdown;
 use validator_wasm::pipeline::patch as run_patch;
 use validator_wasm::prompt::catalog_prompt;
-use validator_wasm::{has_errors, issues_json, parse_document, validate_surface, Catalog};
+use validator_wasm::{has_errors, issues_json, parse_document, validate_document_text, Catalog};
 
 /// Bad usage or unreadable input: the one-line message for standard error.
 struct Usage(String);
@@ -85,10 +85,7 @@ fn validate_files(args: &[String]) -> Result<(String, bool), Usage> {
         let issues = if file.ends_with(".md") || file.ends_with(".markdown") {
             validate_markdown(&text, &catalog)
         } else {
-            match parse_document(&text) {
-                Ok(doc) => validate_surface(&doc, &catalog),
-                Err(issue) => vec![issue],
-            }
+            validate_document_text(&text, &catalog)
         };
         let ok = !has_errors(&issues);
         all_ok &= ok;

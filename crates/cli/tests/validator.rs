@@ -129,6 +129,20 @@ fn validate_with_a_user_catalog() {
 }
 
 #[test]
+fn validate_reads_page_documents() {
+    let mut bad = good_surface();
+    bad["components"][0]["children"] = json!(["title", "gone"]);
+    let page = json!({"sections": [{"kind": "prose", "text": "Hi"}, bad]});
+    let f = file("page", "page.json", &page.to_string());
+    let run = surfaces(&["validate", &f]);
+    assert_eq!(run.code, 1);
+    let issue = json_out(&run)["files"][0]["issues"][0].clone();
+    assert_eq!(issue["code"], "unresolved_child");
+    assert_eq!(issue["path"], "/sections/1/components/0/children/1");
+    assert_eq!(issue["surface"], "pricing");
+}
+
+#[test]
 fn broken_json_is_an_issue_not_a_crash() {
     let f = file("broken", "broken.json", "{\"components\": [");
     let run = surfaces(&["validate", &f]);

@@ -10,8 +10,7 @@ use std::collections::HashSet;
 use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info};
 use surfaces_core::pointer;
 
-/// At most this many surfaces per page or body.
-pub const MAX_SURFACES: usize = 30;
+pub use crate::surface::MAX_SURFACES;
 
 /// A surface assembled from a fence.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use crate::catalog::Catalog;
 use crate::issue::{issues_json, Issue};
 use crate::patch::{apply_operation, get, revert};
 use crate::repair::{self, Repair};
-use crate::surface::{sort_in_document_order, validate_component, validate_surface};
+use crate::surface::{is_page, sort_in_document_order, validate_component, validate_surface};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -489,10 +489,6 @@ fn surface_at<'a>(doc: &'a Value, at: &str) -> Option<&'a Value> {
         return (!is_page(doc)).then_some(doc);
     }
     pointer::resolve(&doc, at).filter(|s| s.get("kind").and_then(Value::as_str) == Some("surface"))
-}
-
-fn is_page(doc: &Value) -> bool {
-    doc.get("sections").is_some_and(Value::is_array) && doc.get("components").is_none()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

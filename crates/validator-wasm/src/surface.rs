@@ -28,6 +28,71 @@ pub enum Place {
     Markdown,
 }
 
+/// At most this many surfaces per page or body.
+pub const MAX_SURFACES: usize = 30;
+
+/// Whether `doc` is a page `{"sections": [...]}` rather than one surface.
+pub fn is_page(doc: &Value) -> bool {
+    doc.get("sections").is_some_and(Value::is_array) && doc.get("components").is_none()
+}
+
+/// Validates a page `{"sections": [...]}` (each section of kind `surface`,
+/// at most 30 of them; other kinds pass through) or a single surface. In a
+/// page, paths point into the page and `surface` names the section's id.
+///
+/// ```
+/// use validator_wasm::{validate_document, Catalog};
+/// let page = serde_json::json!({"sections": [
+///     {"kind": "prose", "text": "Hello"},
+///     {"id": "sec_a", "kind": "surface", "components": [{"id": "root", "component": "Stack", "children": ["x"]}]}
+/// ]});
+/// let issues = validate_document(&page, &Catalog::default_blog());
+/// assert_eq!(issues[0].path, "/sections/1/components/0/children/0");
+/// assert_eq!(issues[0].surface.as_deref(), Some("sec_a"));
+/// ```
+pub fn validate_document(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
+    let Some(sections) = doc
+        .get("sections")
+        .and_then(Value::as_array)
+        .filter(|_| is_page(doc))
+    else {
+        return validate_surface(doc, catalog);
+    };
+    let mut issues = Vec::new();
+    let mut surfaces = 0;
+    for (i, section) in sections.iter().enumerate() {
+        if field(section, "kind").and_then(Value::as_str) != Some("surface") {
+            continue;
+        }
+        surfaces += 1;
+        let at = ["/sections/", &i.to_string()].concat();
+        if surfaces == MAX_SURFACES + 1 {
+            issues.push(Issue::error(
+                "too_many_surfaces",
+                at.clone(),
+                "a page holds at most 30 surfaces; move the rest to another page",
+            ));
+        }
+        let id = field(section, "id")
+            .and_then(Value::as_str)
+            .map(String::from);
+        for mut issue in validate_surface_in(section, catalog, Place::Page) {
+            issue.path = [at.as_str(), &issue.path].concat();
+            issue.surface.clone_from(&id);
+            issues.push(issue);
+        }
+    }
+    issues
+}
+
+/// Validates document text: [`parse_document`], then [`validate_document`].
+pub fn validate_document_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
+    match parse_document(text) {
+        Ok(doc) => validate_document(&doc, catalog),
+        Err(issue) => vec![issue],
+    }
+}
+
 /// The largest document text read (a surface, a page or a markdown body):
 /// larger input is refused before parsing.
 pub const MAX_DOCUMENT_BYTES: usize = 2 * 1024 * 1024;
@@ -854,7 +919,11 @@ mod tests {
                 for at in 0..len {
                     let mut text: String = "x".repeat(len);
                     text.replace_range(at..at + 1, &special.to_string());
-                    assert_eq!(string_size(&text), Value::String(text.clone()).to_string().len(), "{text:?}");
+                    assert_eq!(
+                        string_size(&text),
+                        Value::String(text.clone()).to_string().len(),
+                        "{text:?}"
+                    );
                 }
             }
         }

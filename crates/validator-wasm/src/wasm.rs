@@ -12,7 +12,7 @@ use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch as apply_whole;
 use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft};
 use crate::prompt::catalog_prompt as prompt_text;
-use crate::surface::{parse_document, validate_component as component_issues, validate_surface};
+use crate::surface::{parse_document, validate_component as component_issues, validate_document};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -22,7 +22,10 @@ thread_local! {
     static CATALOG: RefCell<Option<(Option<String>, Rc<Catalog>)>> = const { RefCell::new(None) };
 }
 
-fn catalog(text: Option<String>) -> Result<Rc<Catalog>, JsError> {
+/// The catalog for `text` (JSON text, or `None` for the built-in `blog@1`),
+/// reusing the last one loaded when the text is the same. Other crates'
+/// WASM faces (the renderer) share this cache.
+pub fn cached_catalog(text: Option<String>) -> Result<Rc<Catalog>, JsError> {
     let cached = CATALOG.with(|c| {
         c.borrow()
             .as_ref()
@@ -40,12 +43,13 @@ fn catalog(text: Option<String>) -> Result<Rc<Catalog>, JsError> {
     Ok(loaded)
 }
 
-/// `validate(surfaceJson, catalogJson?)`: the issues, as a JSON array text.
+/// `validate(documentJson, catalogJson?)`: the issues of a surface or a page
+/// `{"sections": [...]}`, as a JSON array text.
 #[wasm_bindgen]
 pub fn validate(surface: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = catalog(catalog_json)?;
+    let catalog = cached_catalog(catalog_json)?;
     let issues = match parse_document(surface) {
-        Ok(doc) => validate_surface(&doc, &catalog),
+        Ok(doc) => validate_document(&doc, &catalog),
         Err(issue) => vec![issue],
     };
     Ok(issues_json(&issues).to_string())
@@ -60,7 +64,7 @@ pub fn validate_component(
     catalog_json: Option<String>,
     data: Option<String>,
 ) -> Result<String, JsError> {
-    let catalog = catalog(catalog_json)?;
+    let catalog = cached_catalog(catalog_json)?;
     let data = data.and_then(|d| parse_document(&d).ok());
     let issues = match parse_document(component) {
         Ok(c) => component_issues(&c, at, &catalog, data.as_ref()),
@@ -72,7 +76,7 @@ pub fn validate_component(
 /// `validateMarkdown(body, catalogJson?)`: the issues of a markdown body.
 #[wasm_bindgen(js_name = validateMarkdown)]
 pub fn validate_markdown(body: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = catalog(catalog_json)?;
+    let catalog = cached_catalog(catalog_json)?;
     Ok(issues_json(&markdown_issues(body, &catalog)).to_string())
 }
 
@@ -80,7 +84,7 @@ pub fn validate_markdown(body: &str, catalog_json: Option<String>) -> Result<Str
 /// `{"document", "applied", "repairs", "refused"}`.
 #[wasm_bindgen]
 pub fn patch(document: &str, ops: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = catalog(catalog_json)?;
+    let catalog = cached_catalog(catalog_json)?;
     let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
     let ops = parse_document(ops).map_err(|i| JsError::new(&i.message))?;
     Ok(run_pipeline(&doc, &ops, &catalog).to_json().to_string())
@@ -102,7 +106,7 @@ pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
 /// `catalogPrompt(catalogJson?)`: the model's instructions (text).
 #[wasm_bindgen(js_name = catalogPrompt)]
 pub fn catalog_prompt(catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = catalog(catalog_json)?;
+    let catalog = cached_catalog(catalog_json)?;
     Ok(prompt_text(&catalog))
 }
 
@@ -120,7 +124,7 @@ impl Draft {
     /// Throws when the document is not JSON or the catalog does not load.
     #[wasm_bindgen(constructor)]
     pub fn new(document: &str, catalog_json: Option<String>) -> Result<Draft, JsError> {
-        let catalog = catalog(catalog_json)?;
+        let catalog = cached_catalog(catalog_json)?;
         let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
         Ok(Draft {
             draft: PipelineDraft::new(doc),

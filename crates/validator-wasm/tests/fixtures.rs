@@ -6,7 +6,7 @@ use surfaces_core::function::{evaluate, PlainHost, Value as Out};
 use validator_wasm::markdown::validate_markdown;
 use validator_wasm::patch::apply_patch;
 use validator_wasm::pipeline::patch;
-use validator_wasm::{validate_surface, Catalog, Issue};
+use validator_wasm::{validate_document, validate_surface, Catalog, Issue};
 
 fn catalog_of(case: &Value) -> Result<Catalog, String> {
     match case.get("catalog") {
@@ -18,9 +18,10 @@ fn catalog_of(case: &Value) -> Result<Catalog, String> {
 /// The issue fields a fixture pins: code, severity, path, and line and
 /// surface when the fixture gives them.
 fn pinned(issues: &[Issue], expected: &Value) -> Value {
-    let with_place = expected
-        .as_array()
-        .is_some_and(|e| e.iter().any(|i| i.get("line").is_some()));
+    let with_place = expected.as_array().is_some_and(|e| {
+        e.iter()
+            .any(|i| i.get("line").is_some() || i.get("surface").is_some())
+    });
     Value::Array(
         issues
             .iter()
@@ -55,6 +56,10 @@ fn run(case: &Value) -> Result<(), String> {
     match kind {
         "surface" => {
             let issues = validate_surface(input, &catalog_of(case)?);
+            check(pinned(&issues, &expect["issues"]), &expect["issues"])
+        }
+        "document" => {
+            let issues = validate_document(input, &catalog_of(case)?);
             check(pinned(&issues, &expect["issues"]), &expect["issues"])
         }
         "markdown" => {

@@ -5,13 +5,14 @@
 
 use serde_json::{json, Value};
 use validator_wasm::wasm::{
-    apply_patch, catalog_prompt, patch, validate, validate_component, validate_markdown,
+    apply_patch, catalog_prompt, patch, validate, validate_component, validate_markdown, Draft,
 };
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
+    ("pages", include_str!("../fixtures/pages.json")),
     ("structure", include_str!("../fixtures/structure.json")),
     ("props", include_str!("../fixtures/props.json")),
     ("functions", include_str!("../fixtures/functions.json")),
@@ -29,9 +30,10 @@ fn parse(text: &str) -> Value {
 
 /// The pinned fields of the issues the export returned.
 fn pinned(issues: &Value, expected: &Value) -> Value {
-    let with_place = expected
-        .as_array()
-        .is_some_and(|e| e.iter().any(|i| i.get("line").is_some()));
+    let with_place = expected.as_array().is_some_and(|e| {
+        e.iter()
+            .any(|i| i.get("line").is_some() || i.get("surface").is_some())
+    });
     let list = issues.as_array().cloned().unwrap_or_default();
     Value::Array(
         list.iter()
@@ -56,7 +58,7 @@ fn run(case: &Value) -> Result<(), String> {
     let expect = &case["expect"];
     let input = &case["input"];
     let got = match case["kind"].as_str().unwrap_or_default() {
-        "surface" => {
+        "surface" | "document" => {
             let out = validate(&input.to_string(), catalog).map_err(|_| "threw".to_string())?;
             json!({"issues": pinned(&parse(&out), &expect["issues"])})
         }
@@ -186,6 +188,21 @@ fn prompt_and_component_checks() {
     assert_eq!(
         out,
         json!([{"severity": "warning", "code": "missing_data", "path": "/components/3/props/text/path",
-        "message": "the bound path \"/x\" does not resolve in data"}])
+        "message": "the bound path \"/x\" does not resolve in data; add it to data or fix the path"}])
     );
+}
+
+#[wasm_bindgen_test]
+fn a_draft_applies_operations_in_memory() {
+    let doc = r#"{"components":[{"id":"root","component":"Stack","children":["t"]},{"id":"t","component":"Heading","props":{"text":"Hi"}}]}"#;
+    let mut draft = Draft::new(doc, None).unwrap_or_else(|_| panic!("loads"));
+    let report = parse(&draft.apply(r#"[{"op":"replace","path":"/components/t/props/text","value":"Yo"},{"op":"add","path":"/components/1/props/text","value":{"path":"/__proto__"}}]"#).unwrap_or_default());
+    assert_eq!(report["applied"], json!([0]));
+    assert_eq!(report["refused"][0]["issues"][0]["code"], "unsafe_path");
+    assert_eq!(
+        parse(&draft.document())["components"][1]["props"]["text"],
+        "Yo"
+    );
+    assert_eq!(draft.issues(), "[]");
+    assert!(Draft::new("{", None).is_err());
 }
