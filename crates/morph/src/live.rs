@@ -9,8 +9,8 @@ use js_sys::{JsString, Map, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Attr, Document, DocumentFragment, Element, FocusOptions, HtmlDialogElement, HtmlElement,
-    HtmlInputElement, HtmlOptionElement, HtmlTemplateElement, HtmlTextAreaElement, Node, NodeList,
+    Attr, Document, Element, FocusOptions, HtmlDialogElement, HtmlElement, HtmlInputElement,
+    HtmlOptionElement, HtmlTemplateElement, HtmlTextAreaElement, Node, NodeList,
     ScrollIntoViewOptions, ScrollLogicalPosition, XPathResult,
 };
 
@@ -102,7 +102,8 @@ pub struct Options {
 }
 
 /// Parses `html` inert and strips whatever could run. A whole document
-/// yields its `<body>`; a fragment yields a template's content. Neither runs
+/// yields its `<body>`; a fragment, a `<body>` holding what a template
+/// parsed. Neither runs
 /// scripts nor loads anything until inserted.
 pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
     let template: HtmlTemplateElement = doc.create_element("template").ok()?.dyn_into().ok()?;
@@ -123,21 +124,21 @@ pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
             .map(Node::from)
             .unwrap_or_else(|| html_el.into())
     } else {
+        // Parsed as a template (so table parts and the like survive), then
+        // moved in one call into an element of the same inert document: an
+        // element, unlike a fragment, can be an XPath context node.
         raw(&template).set_inner_html(html);
-        template.content().into()
+        let content = template.content();
+        let root = content.owner_document()?.create_element("body").ok()?;
+        root.append_with_node_1(&content).ok()?;
+        root.into()
     };
     sanitize(doc, &root);
     Some(root)
 }
 
 fn select_all(root: &Node, selector: &str) -> Option<NodeList> {
-    if let Some(el) = root.dyn_ref::<Element>() {
-        el.query_selector_all(selector).ok()
-    } else if let Some(fragment) = root.dyn_ref::<DocumentFragment>() {
-        fragment.query_selector_all(selector).ok()
-    } else {
-        None
-    }
+    root.dyn_ref::<Element>()?.query_selector_all(selector).ok()
 }
 
 fn elements(list: &Option<NodeList>) -> impl Iterator<Item = Element> + '_ {
@@ -153,28 +154,20 @@ const SUSPECT_ELEMENTS: &str = "descendant-or-self::*[local-name()='script' or l
 /// attributes, in any case. [`rules`] then decides; this only narrows.
 const SUSPECT_ATTRIBUTES: &str = "descendant-or-self::*/@*[starts-with(translate(name(),'ON','on'),'on') or contains(' srcdoc href src action formaction xlink:href data ',concat(' ',translate(name(),'ABCDEFGHIJKLMNOPQRSTUVWXYZ','abcdefghijklmnopqrstuvwxyz'),' '))]";
 
-/// The nodes an XPath expression selects from `root`'s element children
-/// (a fragment is no XPath context node), in document order.
+/// The nodes an XPath expression selects from `root`, in document order.
 fn snapshot(doc: &Document, xpath: &str, root: &Node) -> Vec<Node> {
-    let mut nodes = Vec::new();
-    let mut child = root.first_child();
-    while let Some(top) = child {
-        child = top.next_sibling();
-        if top.node_type() != Node::ELEMENT_NODE {
-            continue;
-        }
-        let Ok(found) = doc.evaluate_with_opt_callback_and_type(
-            xpath,
-            &top,
-            None,
-            XPathResult::ORDERED_NODE_SNAPSHOT_TYPE,
-        ) else {
-            continue;
-        };
-        let len = found.snapshot_length().unwrap_or(0);
-        nodes.extend((0..len).filter_map(|i| found.snapshot_item(i).ok().flatten()));
-    }
-    nodes
+    let Ok(found) = doc.evaluate_with_opt_callback_and_type(
+        xpath,
+        root,
+        None,
+        XPathResult::ORDERED_NODE_SNAPSHOT_TYPE,
+    ) else {
+        return Vec::new();
+    };
+    let len = found.snapshot_length().unwrap_or(0);
+    (0..len)
+        .filter_map(|i| found.snapshot_item(i).ok().flatten())
+        .collect()
 }
 
 /// Removes `<script>`, `on*` handlers, `srcdoc`, unsafe URLs and href
@@ -188,7 +181,15 @@ fn sanitize(doc: &Document, root: &Node) {
         {
             el.remove();
         } else if let Some(template) = el.dyn_ref::<HtmlTemplateElement>() {
-            sanitize(doc, &template.content());
+            // A fragment is no XPath context node: clean its elements one
+            // by one (each query includes the element itself).
+            let mut child = template.content().first_child();
+            while let Some(top) = child {
+                child = top.next_sibling();
+                if top.node_type() == Node::ELEMENT_NODE {
+                    sanitize(doc, &top);
+                }
+            }
         }
     }
     for node in snapshot(doc, SUSPECT_ATTRIBUTES, root) {
