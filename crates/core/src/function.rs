@@ -443,11 +443,64 @@ fn literal_fits<V: JsonView>(value: &V, kind: ArgKind) -> bool {
 }
 
 fn is_locale(tag: &str) -> bool {
-    !tag.is_empty()
-        && tag.len() <= 35
-        && tag.split('-').all(|part| {
-            !part.is_empty() && part.len() <= 8 && part.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
+    // Byte loop (no `split`): parts of 1 to 8 ASCII letters or digits.
+    let mut part = 0;
+    for b in tag.bytes() {
+        if b == b'-' && part > 0 {
+            part = 0;
+        } else if b.is_ascii_alphanumeric() && part < 8 {
+            part += 1;
+        } else {
+            return false;
+        }
+    }
+    part > 0 && tag.len() <= 35
+}
+
+/// Unicode scalar values in `text`: its bytes that do not continue a
+/// character (the same count as `chars().count()`, without its tables).
+fn char_count(text: &str) -> usize {
+    text.bytes().filter(|b| (*b as i8) >= -0x40).count()
+}
+
+/// Unicode `White_Space` (what `char::is_whitespace` tests), spelled out so
+/// the wasm builds carry no Unicode table.
+fn is_white_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t'..='\r'
+            | ' '
+            | '\u{85}'
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+    )
+}
+
+/// `text` with every `{count}` replaced by `count()` (called once, when
+/// there is one): a byte search, so no string searcher or slicing panic.
+fn replace_count(text: String, count: impl FnOnce() -> String) -> String {
+    const MARK: &[u8] = b"{count}";
+    let Some(first) = text.as_bytes().windows(MARK.len()).position(|w| w == MARK) else {
+        return text;
+    };
+    let count = count();
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    let mut at = Some(first);
+    while let Some(i) = at {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        out.push_str(&count);
+        rest = rest.get(i + MARK.len()..).unwrap_or_default();
+        at = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK);
+    }
+    out.push_str(rest);
+    out
 }
 
 // ---------------------------------------------------------------- rules
@@ -461,14 +514,22 @@ fn is_locale(tag: &str) -> bool {
 /// assert!(!is_email("ada@example."));
 /// ```
 pub fn is_email(text: &str) -> bool {
-    if text.chars().count() > 254 || text.chars().any(char::is_whitespace) {
+    if char_count(text) > 254 || text.chars().any(is_white_space) {
         return false;
     }
-    let mut parts = text.split('@');
-    let (Some(local), Some(domain), None) = (parts.next(), parts.next(), parts.next()) else {
+    let bytes = text.as_bytes();
+    let Some(at) = bytes.iter().position(|b| *b == b'@') else {
         return false;
     };
-    !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+    let local = bytes.get(..at).unwrap_or_default();
+    let domain = bytes.get(at + 1..).unwrap_or_default();
+    if domain.contains(&b'@') {
+        return false;
+    }
+    !local.is_empty()
+        && domain.contains(&b'.')
+        && domain.first() != Some(&b'.')
+        && domain.last() != Some(&b'.')
 }
 
 /// Reads an ISO 8601 date (`YYYY-MM-DD`) or date-time
@@ -496,7 +557,7 @@ pub fn parse_iso_date(text: &str) -> Option<(i32, u32, u32)> {
     if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year as i32, month) {
         return None;
     }
-    if b.len() > 10 && !is_iso_time(b.get(11..)?, b[10]) {
+    if b.len() > 10 && !is_iso_time(b.get(11..)?, *b.get(10)?) {
         return None;
     }
     Some((year as i32, month, day))
@@ -661,7 +722,7 @@ impl<V: JsonView> Value<V> {
     pub fn length(&self) -> usize {
         match self {
             Value::Data(v) if v.kind() == Kind::Array => v.len(),
-            _ => self.as_text().map_or(0, |t| t.chars().count()),
+            _ => self.as_text().map_or(0, |t| char_count(&t)),
         }
     }
 
@@ -751,6 +812,41 @@ fn read<V: JsonView, H: Host + ?Sized>(
     Some(Value::Data(value.clone()))
 }
 
+/// The arguments of one call, read lazily: a function evaluates only the
+/// arguments it uses. Each reader gives `None` when the argument is present
+/// but does not evaluate (the call then gives nothing), else `Some` of what
+/// it holds, if anything. The readers are not inlined, so one copy serves
+/// every function (this keeps the runtime's wasm small).
+struct Args<'a, V, H: ?Sized> {
+    args: &'a V,
+    data: &'a V,
+    host: &'a H,
+    level: usize,
+}
+
+impl<V: JsonView, H: Host + ?Sized> Args<'_, V, H> {
+    #[inline(never)]
+    fn value(&self, name: &str) -> Option<Option<Value<V>>> {
+        match self.args.get(name) {
+            Some(v) => read(&v, self.data, self.host, self.level).map(Some),
+            None => Some(None),
+        }
+    }
+
+    #[inline(never)]
+    fn number(&self, name: &str) -> Option<Option<f64>> {
+        Some(self.value(name)?.and_then(|v| v.as_f64()))
+    }
+
+    #[inline(never)]
+    fn text(&self, name: &str) -> Option<Option<String>> {
+        Some(
+            self.value(name)?
+                .and_then(|v| v.as_text().map(Cow::into_owned)),
+        )
+    }
+}
+
 fn call_level<V: JsonView, H: Host + ?Sized>(
     call: &V,
     data: &V,
@@ -767,22 +863,19 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
     {
         return None;
     }
-    let arg = |name: &str| -> Option<Option<Value<V>>> {
-        match args.get(name) {
-            Some(v) => read(&v, data, host, level).map(Some),
-            None => Some(None),
-        }
+    let a = Args {
+        args: &args,
+        data,
+        host,
+        level,
     };
-    let text_arg = |name: &str| -> Option<Option<String>> {
-        Some(arg(name)?.and_then(|v| v.as_text().map(Cow::into_owned)))
-    };
-    let value = arg("value")?;
+    let value = a.value("value")?;
     let number = value.as_ref().and_then(Value::as_f64);
-    let locale = text_arg("locale")?;
+    let locale = a.text("locale")?;
     let locale = locale.as_deref().filter(|l| is_locale(l));
     Some(match spec.name {
         "formatDate" => {
-            let style = text_arg("style")?;
+            let style = a.text("style")?;
             let style = style
                 .as_deref()
                 .map_or(Some(DateStyle::Medium), DateStyle::from_name)?;
@@ -800,8 +893,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
         "formatNumber" => {
             let digits = |name: &str| -> Option<Option<u32>> {
                 Some(
-                    arg(name)?
-                        .and_then(|v| v.as_f64())
+                    a.number(name)?
                         .filter(|n| (0.0..=100.0).contains(n))
                         .map(|n| n as u32),
                 )
@@ -809,7 +901,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             let options = NumberOptions {
                 min_fraction: digits("minimumFractionDigits")?,
                 max_fraction: digits("maximumFractionDigits")?,
-                percent: text_arg("style")?.as_deref() == Some("percent"),
+                percent: a.text("style")?.as_deref() == Some("percent"),
             };
             Value::Text(
                 number
@@ -819,7 +911,8 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             )
         }
         "formatCurrency" => {
-            let currency = text_arg("currency")?
+            let currency = a
+                .text("currency")?
                 .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
             Value::Text(match (number.filter(|n| n.is_finite()), currency) {
                 (Some(n), Some(c)) => host.format_currency(n, &c.to_ascii_uppercase(), locale),
@@ -827,18 +920,14 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             })
         }
         "pluralize" => {
-            let count = arg("count")?.and_then(|v| v.as_f64()).unwrap_or(0.0);
-            let zero = text_arg("zero")?;
+            let count = a.number("count")?.unwrap_or(0.0);
+            let zero = a.text("zero")?;
             let chosen = match zero {
                 Some(z) if count == 0.0 => z,
-                _ if host.plural_is_one(count, locale) => text_arg("one")?.unwrap_or_default(),
-                _ => text_arg("other")?.unwrap_or_default(),
+                _ if host.plural_is_one(count, locale) => a.text("one")?.unwrap_or_default(),
+                _ => a.text("other")?.unwrap_or_default(),
             };
-            Value::Text(if chosen.contains("{count}") {
-                chosen.replace("{count}", &host.number_to_string(count))
-            } else {
-                chosen
-            })
+            Value::Text(replace_count(chosen, || host.number_to_string(count)))
         }
         "concat" => {
             let values = args.get("values")?;
@@ -859,7 +948,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             } else {
                 "max"
             };
-            let bound = arg(key)?.and_then(|v| v.as_f64())?;
+            let bound = a.number(key)??;
             let len = value.map_or(0, |v| v.length()) as f64;
             Value::Bool(if key == "min" {
                 len >= bound
@@ -874,8 +963,8 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                 .is_some_and(|t| is_email(&t)),
         ),
         _ => {
-            let min = arg("min")?.and_then(|v| v.as_f64());
-            let max = arg("max")?.and_then(|v| v.as_f64());
+            let min = a.number("min")?;
+            let max = a.number("max")?;
             Value::Bool(number.is_some_and(|n| {
                 !n.is_nan() && min.map_or(true, |m| n >= m) && max.map_or(true, |m| n <= m)
             }))

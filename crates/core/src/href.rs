@@ -19,28 +19,36 @@
 pub fn is_safe_href(href: &str) -> bool {
     // Browsers drop tab, LF and CR anywhere before reading the scheme: do the
     // same so `java\nscript:` is seen as what the browser would run. Other
-    // control characters, even at the ends, are refused outright.
-    let trimmed = href.trim_matches(|c: char| c.is_ascii_whitespace());
-    let mut cleaned = alloc::string::String::with_capacity(trimmed.len());
-    for c in trimmed.chars() {
-        match c {
-            '\t' | '\n' | '\r' => {}
-            c if c < ' ' || c == '\u{7f}' => return false,
-            c => cleaned.push(c),
+    // control characters, even at the ends, are refused outright. A byte
+    // loop without allocation: every non-ASCII byte is kept as it is.
+    let bytes = href.as_bytes();
+    let white = |b: &u8| b.is_ascii_whitespace();
+    let from = bytes.iter().position(|b| !white(b)).unwrap_or(bytes.len());
+    let to = bytes
+        .iter()
+        .rposition(|b| !white(b))
+        .map_or(from, |i| i + 1);
+    // The first bytes of the cleaned href, lower-cased, and how many it has.
+    let mut head = [0u8; 7];
+    let mut kept = 0;
+    for &b in bytes.get(from..to).unwrap_or_default() {
+        match b {
+            b'\t' | b'\n' | b'\r' => {}
+            0..=0x1f | 0x7f => return false,
+            _ => {
+                if let Some(slot) = head.get_mut(kept) {
+                    *slot = b.to_ascii_lowercase();
+                }
+                kept += 1;
+            }
         }
     }
-    let bytes = cleaned.as_bytes();
-    match bytes.first() {
-        Some(b'#') => true,
-        Some(b'/') => !matches!(bytes.get(1), Some(b'/') | Some(b'\\')),
-        Some(_) => {
-            let lower = cleaned.to_ascii_lowercase();
-            let rest = lower
-                .strip_prefix("https:")
-                .or_else(|| lower.strip_prefix("http:"));
-            rest.is_some_and(|r| !r.is_empty())
-        }
-        None => false,
+    match head {
+        [b'#', ..] => true,
+        [b'/', second, ..] => second != b'/' && second != b'\\',
+        [b'h', b't', b't', b'p', b's', b':', _] => kept > 6,
+        [b'h', b't', b't', b'p', b':', ..] => kept > 5,
+        _ => false,
     }
 }
 

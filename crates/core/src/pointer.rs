@@ -50,19 +50,25 @@ impl PointerError {
 /// assert_eq!(parse("/x/__proto__"), Err(PointerError::Unsafe));
 /// ```
 pub fn parse(pointer: &str) -> Result<Vec<Cow<'_, str>>, PointerError> {
-    if pointer.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rest = pointer.strip_prefix('/').ok_or(PointerError::Invalid)?;
     let mut segments = Vec::new();
-    for raw in rest.split('/') {
-        let segment = unescape(raw)?;
+    if pointer.is_empty() {
+        return Ok(segments);
+    }
+    // Byte loops, not `split`: `/` and `~` are ASCII, so every cut is on a
+    // character boundary (and the wasm runtime carries no string searcher).
+    let mut rest = pointer.strip_prefix('/').ok_or(PointerError::Invalid)?;
+    loop {
+        let end = rest.bytes().position(|b| b == b'/');
+        let segment = unescape(rest.get(..end.unwrap_or(rest.len())).unwrap_or_default())?;
         if UNSAFE_SEGMENTS.contains(&segment.as_ref()) {
             return Err(PointerError::Unsafe);
         }
         segments.push(segment);
+        match end {
+            Some(i) => rest = rest.get(i + 1..).unwrap_or_default(),
+            None => return Ok(segments),
+        }
     }
-    Ok(segments)
 }
 
 /// Checks a pointer without keeping its segments.
@@ -71,22 +77,23 @@ pub fn check(pointer: &str) -> Result<(), PointerError> {
 }
 
 fn unescape(raw: &str) -> Result<Cow<'_, str>, PointerError> {
-    if !raw.contains('~') {
+    let mut at = raw.bytes().position(|b| b == b'~');
+    if at.is_none() {
         return Ok(Cow::Borrowed(raw));
     }
     let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c == '~' {
-            match chars.next() {
-                Some('0') => out.push('~'),
-                Some('1') => out.push('/'),
-                _ => return Err(PointerError::Invalid),
-            }
-        } else {
-            out.push(c);
-        }
+    let mut rest = raw;
+    while let Some(i) = at {
+        out.push_str(rest.get(..i).unwrap_or_default());
+        out.push(match rest.as_bytes().get(i + 1) {
+            Some(b'0') => '~',
+            Some(b'1') => '/',
+            _ => return Err(PointerError::Invalid),
+        });
+        rest = rest.get(i + 2..).unwrap_or_default();
+        at = rest.bytes().position(|b| b == b'~');
     }
+    out.push_str(rest);
     Ok(Cow::Owned(out))
 }
 

@@ -460,3 +460,47 @@ fn evaluation_refuses_invalid_calls() {
         }
     }
 }
+
+#[test]
+fn byte_level_text_rules_match_the_standard_library() {
+    // The size-motivated byte loops give what `chars().count()`,
+    // `char::is_whitespace` and `str::replace` give.
+    for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+        assert_eq!(is_white_space(c), c.is_whitespace(), "{c:?}");
+    }
+    for text in ["", "abc", "é", "日本語 ok", "🙂🙂", "a\u{300}"] {
+        assert_eq!(char_count(text), text.chars().count(), "{text}");
+    }
+    for text in [
+        "{count}",
+        "x {count} y {count}",
+        "{count{count}}",
+        "none",
+        "{coun",
+        "",
+    ] {
+        let want = text.replace("{count}", "7");
+        assert_eq!(
+            replace_count(String::from(text), || String::from("7")),
+            want
+        );
+    }
+    for tag in [
+        "en",
+        "en-US",
+        "zh-Hant-TW",
+        "a-",
+        "-a",
+        "a--b",
+        "abcdefghi",
+        "de_DE",
+        "",
+    ] {
+        let split = !tag.is_empty()
+            && tag.len() <= 35
+            && tag.split('-').all(|p| {
+                !p.is_empty() && p.len() <= 8 && p.bytes().all(|b| b.is_ascii_alphanumeric())
+            });
+        assert_eq!(is_locale(tag), split, "{tag}");
+    }
+}
