@@ -151,8 +151,9 @@ fn elements(list: &Option<NodeList>) -> impl Iterator<Item = Element> + '_ {
 const SUSPECT_ELEMENTS: &str = "descendant-or-self::*[local-name()='script' or local-name()='animate' or local-name()='set' or local-name()='template']";
 
 /// The attributes [`sanitize`] looks at: `on*`, `srcdoc` and the URL
-/// attributes, in any case. [`rules`] then decides; this only narrows.
-const SUSPECT_ATTRIBUTES: &str = "descendant-or-self::*/@*[starts-with(translate(name(),'ON','on'),'on') or contains(' srcdoc href src action formaction xlink:href data ',concat(' ',translate(name(),'ABCDEFGHIJKLMNOPQRSTUVWXYZ','abcdefghijklmnopqrstuvwxyz'),' '))]";
+/// attributes. The HTML parser lowercases every attribute name these can be,
+/// so the query compares lowercase; [`rules`] then decides, in any case.
+const SUSPECT_ATTRIBUTES: &str = "descendant-or-self::*/@*[starts-with(name(),'on') or name()='srcdoc' or name()='href' or name()='src' or name()='action' or name()='formaction' or name()='xlink:href' or name()='data']";
 
 /// The nodes an XPath expression selects from `root`, in document order.
 fn snapshot(doc: &Document, xpath: &str, root: &Node) -> Vec<Node> {
