@@ -18,7 +18,7 @@ pub fn heal(args: &[String]) -> ExitCode {
     print_out(streaming_parser::heal(&text).as_bytes())
 }
 
-/// `surfaces stream [--chunk N] [--mode markdown|jsonl] [--final-only] FILE`.
+/// `surfaces stream [--chunk N] [--mode markdown|jsonl|a2ui] [--final-only] FILE`.
 pub fn stream(args: &[String]) -> ExitCode {
     let mut chunk = None;
     let mut final_only = false;

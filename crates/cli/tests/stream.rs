@@ -142,6 +142,34 @@ fn jsonl_mode_reads_steps_text_and_the_partial_object() {
 }
 
 #[test]
+fn a2ui_mode_reads_blocks_between_prose() {
+    let file = temp_file(
+        "answer.a2ui",
+        "Here: <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> done",
+    );
+    let out = surfaces(
+        &[
+            "stream",
+            "--mode",
+            "a2ui",
+            "--chunk",
+            "4",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let lines = lines(&out);
+    let doc = lines.last().unwrap();
+    assert_eq!(doc["parts"][0]["text"], "Here: ");
+    assert_eq!(
+        doc["parts"][0]["a2ui"][0]["createSurface"]["surfaceId"],
+        "s"
+    );
+    assert_eq!(doc["error"], serde_json::Value::Null);
+}
+
+#[test]
 fn stream_usage_errors_exit_2() {
     let file = temp_file("u.md", "x");
     let path = file.to_str().unwrap();

@@ -23,6 +23,7 @@
 //! ```
 extern crate alloc;
 
+pub mod a2ui;
 mod directive;
 mod heal;
 pub mod jsonl;
@@ -54,17 +55,21 @@ pub enum Stream {
     Markdown(Box<MarkdownStream>),
     /// A JSON Lines answer, read tolerantly.
     Jsonl(JsonlStream),
+    /// `<a2ui-json>` blocks of A2UI v0.9 messages between prose.
+    A2ui(a2ui::A2uiReader),
 }
 
 impl Stream {
     /// The modes [`Stream::new`] knows.
-    pub const MODES: &'static str = "markdown|jsonl";
+    pub const MODES: &'static str = "markdown|jsonl|a2ui";
 
-    /// A reader for `mode` (`markdown` or `jsonl`), `None` for another.
+    /// A reader for `mode` (`markdown`, `jsonl` or `a2ui`), `None` for
+    /// another.
     pub fn new(mode: &str) -> Option<Stream> {
         match mode {
             "markdown" => Some(Stream::Markdown(Box::default())),
             "jsonl" => Some(Stream::Jsonl(JsonlStream::new())),
+            "a2ui" => Some(Stream::A2ui(a2ui::A2uiReader::new())),
             _ => None,
         }
     }
@@ -74,6 +79,7 @@ impl Stream {
         match self {
             Stream::Markdown(s) => s.push_bytes(bytes),
             Stream::Jsonl(s) => s.push_bytes(bytes),
+            Stream::A2ui(s) => s.push_bytes(bytes),
         }
     }
 
@@ -82,6 +88,7 @@ impl Stream {
         match self {
             Stream::Markdown(s) => s.push(text),
             Stream::Jsonl(s) => s.push(text),
+            Stream::A2ui(s) => s.push(text),
         }
     }
 
@@ -90,6 +97,7 @@ impl Stream {
         match self {
             Stream::Markdown(s) => s.finish(),
             Stream::Jsonl(s) => s.finish(),
+            Stream::A2ui(s) => s.finish(),
         }
     }
 
@@ -98,6 +106,7 @@ impl Stream {
         match self {
             Stream::Markdown(s) => s.document(),
             Stream::Jsonl(s) => s.document(),
+            Stream::A2ui(s) => s.document(),
         }
     }
 }

@@ -19,7 +19,7 @@ pub struct Stream {
 #[wasm_bindgen]
 impl Stream {
     /// `new Stream(mode?, catalogJson?)`: `mode` is `"markdown"` (the
-    /// default) or `"jsonl"`; markdown surfaces are checked with the
+    /// default), `"jsonl"` or `"a2ui"`; markdown surfaces are checked with the
     /// catalog given as JSON text, or the built-in `blog@1`. Throws on an
     /// unknown mode or a catalog that does not load.
     #[wasm_bindgen(constructor)]

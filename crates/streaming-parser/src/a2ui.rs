@@ -1,0 +1,717 @@
+//! A2UI answers: `<a2ui-json>[...]</a2ui-json>` blocks between prose.
+//!
+//! [`A2uiStream`] reads the blocks incrementally: prose outside the tags is
+//! passed on as text (a tag cut by a chunk boundary is held back), each
+//! message of the block's list is taken as it completes (repaired like JSON
+//! Lines: trailing commas, raw control characters), and components are
+//! emitted only once they are reachable from the surface's root, each once,
+//! in arrival order; a component that references itself or closes a cycle is
+//! an error. Updates for a surface wait until its `createSurface`
+//! (`beginRendering` in v0.8) has been emitted.
+//!
+//! [`parse_full`], [`fix_payload`] and [`has_parts`] read a whole answer.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{json, Map, Value};
+
+use crate::jsonl::repair;
+
+/// The opening tag of an A2UI block.
+pub const OPEN_TAG: &str = "<a2ui-json>";
+/// The closing tag of an A2UI block.
+pub const CLOSE_TAG: &str = "</a2ui-json>";
+
+/// One part of an answer: prose, the A2UI messages after it, or both.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Part {
+    /// Prose before the messages.
+    pub text: Option<String>,
+    /// A2UI messages.
+    pub a2ui: Option<Vec<Value>>,
+}
+
+impl Part {
+    /// As `{"text"?, "a2ui"?}`.
+    pub fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        if let Some(text) = &self.text {
+            out.insert("text".into(), json!(text));
+        }
+        if let Some(a2ui) = &self.a2ui {
+            out.insert("a2ui".into(), json!(a2ui));
+        }
+        Value::Object(out)
+    }
+}
+
+/// Whether `text` holds a complete A2UI block (both tags, in order).
+pub fn has_parts(text: &str) -> bool {
+    text.find(OPEN_TAG).is_some_and(|at| {
+        text.get(at + OPEN_TAG.len()..)
+            .is_some_and(|rest| rest.contains(CLOSE_TAG))
+    })
+}
+
+/// Repairs an A2UI payload and parses it as a list of messages: typographic
+/// quotes normalized, trailing commas dropped, a single object wrapped.
+pub fn fix_payload(payload: &str) -> Result<Vec<Value>, String> {
+    let normalized: String = payload
+        .chars()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' => '\'',
+            c => c,
+        })
+        .collect();
+    let value: Value = serde_json::from_str(&repair(normalized.trim()))
+        .map_err(|e| ["Failed to parse the A2UI JSON: ", &e.to_string()].concat())?;
+    Ok(match value {
+        Value::Array(items) => items,
+        other => alloc::vec![other],
+    })
+}
+
+/// Reads a whole answer: each block's messages with the prose before it,
+/// and the prose after the last block.
+pub fn parse_full(text: &str) -> Result<Vec<Part>, String> {
+    if !text.contains(OPEN_TAG) {
+        return Err(["the A2UI tag ", OPEN_TAG, " was not found in response"].concat());
+    }
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN_TAG) {
+        let before = rest.get(..at).unwrap_or_default().trim();
+        let after = rest.get(at + OPEN_TAG.len()..).unwrap_or_default();
+        let (body, next) = match after.find(CLOSE_TAG) {
+            Some(end) => (
+                after.get(..end).unwrap_or_default(),
+                after.get(end + CLOSE_TAG.len()..).unwrap_or_default(),
+            ),
+            None => (after, ""),
+        };
+        let body = strip_code_fence(body.trim());
+        if body.is_empty() {
+            return Err("the A2UI JSON part is empty".to_string());
+        }
+        parts.push(Part {
+            text: Some(before.to_string()),
+            a2ui: Some(fix_payload(body)?),
+        });
+        rest = next;
+    }
+    let tail = rest.trim();
+    if !tail.is_empty() {
+        parts.push(Part {
+            text: Some(tail.to_string()),
+            a2ui: None,
+        });
+    }
+    Ok(parts)
+}
+
+/// The content of a ```` ```json ```` fence around a payload, if any.
+fn strip_code_fence(body: &str) -> &str {
+    let Some(open) = surfaces_core::fence::opening_fence(body.lines().next().unwrap_or_default())
+    else {
+        return body;
+    };
+    let inner = body.split_once('\n').map_or("", |(_, rest)| rest);
+    let inner = inner.trim_end();
+    match inner.rfind('\n') {
+        Some(i) if open.is_closed_by(inner.get(i + 1..).unwrap_or_default()) => {
+            inner.get(..i).unwrap_or_default()
+        }
+        None if open.is_closed_by(inner) => "",
+        _ => inner,
+    }
+}
+
+/// The A2UI protocol version of a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// `beginRendering`, `surfaceUpdate`, `dataModelUpdate`, `deleteSurface`.
+    V08,
+    /// `createSurface`, `updateComponents`, `updateDataModel`, `deleteSurface`.
+    V09,
+}
+
+#[derive(Debug, Clone, Default)]
+struct SurfaceState {
+    started: bool,
+    root: Option<String>,
+    /// Components by id, and their arrival order.
+    components: BTreeMap<String, Value>,
+    order: Vec<String>,
+    emitted: BTreeSet<String>,
+    /// Updates waiting for the start message.
+    pending: Vec<Value>,
+}
+
+/// Reads an A2UI answer chunk by chunk.
+#[derive(Debug, Clone)]
+pub struct A2uiStream {
+    version: Version,
+    buffer: String,
+    in_block: bool,
+    /// The message being read: its text, nesting depth, string state.
+    message: String,
+    depth: usize,
+    in_list: bool,
+    in_string: bool,
+    escaped: bool,
+    surfaces: BTreeMap<String, SurfaceState>,
+}
+
+impl A2uiStream {
+    /// A reader for `version`.
+    pub fn new(version: Version) -> A2uiStream {
+        A2uiStream {
+            version,
+            buffer: String::new(),
+            in_block: false,
+            message: String::new(),
+            depth: 0,
+            in_list: false,
+            in_string: false,
+            escaped: false,
+            surfaces: BTreeMap::new(),
+        }
+    }
+
+    /// Reads a chunk; returns the parts it completes, or the error that
+    /// stops the stream.
+    pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<Part>, String> {
+        let mut parts: Vec<Part> = Vec::new();
+        self.buffer.push_str(chunk);
+        loop {
+            if !self.in_block {
+                if let Some(at) = self.buffer.find(OPEN_TAG) {
+                    let text = self.buffer.get(..at).unwrap_or_default().to_string();
+                    if !text.is_empty() {
+                        parts.push(Part {
+                            text: Some(text),
+                            a2ui: None,
+                        });
+                    }
+                    self.buffer = self
+                        .buffer
+                        .get(at + OPEN_TAG.len()..)
+                        .unwrap_or_default()
+                        .to_string();
+                    self.in_block = true;
+                    continue;
+                }
+                let keep = held_tag_prefix(&self.buffer, OPEN_TAG);
+                let cut = self.buffer.len() - keep;
+                if cut > 0 {
+                    let text = self.buffer.get(..cut).unwrap_or_default().to_string();
+                    parts.push(Part {
+                        text: Some(text),
+                        a2ui: None,
+                    });
+                    self.buffer = self.buffer.get(cut..).unwrap_or_default().to_string();
+                }
+                break;
+            }
+            if let Some(at) = self.buffer.find(CLOSE_TAG) {
+                let json = self.buffer.get(..at).unwrap_or_default().to_string();
+                self.read_json(&json, &mut parts)?;
+                if !self.message.trim().is_empty() {
+                    let rest = core::mem::take(&mut self.message);
+                    self.take_message(&rest, &mut parts)?;
+                }
+                self.reset_block();
+                self.buffer = self
+                    .buffer
+                    .get(at + CLOSE_TAG.len()..)
+                    .unwrap_or_default()
+                    .to_string();
+                continue;
+            }
+            let keep = held_tag_prefix(&self.buffer, CLOSE_TAG);
+            let cut = self.buffer.len() - keep;
+            let json = self.buffer.get(..cut).unwrap_or_default().to_string();
+            self.buffer = self.buffer.get(cut..).unwrap_or_default().to_string();
+            self.read_json(&json, &mut parts)?;
+            break;
+        }
+        Ok(parts)
+    }
+
+    fn reset_block(&mut self) {
+        self.in_block = false;
+        self.message.clear();
+        self.depth = 0;
+        self.in_list = false;
+        self.in_string = false;
+        self.escaped = false;
+    }
+
+    fn read_json(&mut self, json: &str, parts: &mut Vec<Part>) -> Result<(), String> {
+        for c in json.chars() {
+            if self.in_string {
+                self.message.push(c);
+                if self.escaped {
+                    self.escaped = false;
+                } else if c == '\\' {
+                    self.escaped = true;
+                } else if c == '"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match c {
+                '[' if self.depth == 0 && !self.in_list => self.in_list = true,
+                ']' if self.depth == 0 => self.in_list = false,
+                // Separators, and closers a model wrote once too often.
+                ',' | '}' if self.depth == 0 => {}
+                '{' | '[' => {
+                    self.depth += 1;
+                    self.message.push(c);
+                }
+                '}' | ']' => {
+                    self.message.push(c);
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        let message = core::mem::take(&mut self.message);
+                        self.take_message(&message, parts)?;
+                    }
+                }
+                '"' => {
+                    self.in_string = true;
+                    self.message.push(c);
+                }
+                c if self.depth == 0 && c.is_whitespace() => {}
+                c => self.message.push(c),
+            }
+        }
+        Ok(())
+    }
+
+    fn take_message(&mut self, text: &str, parts: &mut Vec<Part>) -> Result<(), String> {
+        let value: Value = serde_json::from_str(text)
+            .or_else(|_| serde_json::from_str(&repair(text)))
+            .map_err(|e| ["Failed to parse JSON: ", &e.to_string()].concat())?;
+        for message in self.handle(value)? {
+            push_message(parts, message);
+        }
+        Ok(())
+    }
+
+    /// Applies one complete message; returns what to emit now.
+    fn handle(&mut self, message: Value) -> Result<Vec<Value>, String> {
+        let (start, update, data, delete) = match self.version {
+            Version::V08 => (
+                "beginRendering",
+                "surfaceUpdate",
+                "dataModelUpdate",
+                "deleteSurface",
+            ),
+            Version::V09 => (
+                "createSurface",
+                "updateComponents",
+                "updateDataModel",
+                "deleteSurface",
+            ),
+        };
+        let Some((kind, body)) = message.as_object().and_then(|m| {
+            m.iter()
+                .find(|(k, _)| [start, update, data, delete].contains(&k.as_str()))
+        }) else {
+            return Err([
+                "Validation failed: not an A2UI message: ",
+                &message.to_string(),
+            ]
+            .concat());
+        };
+        let Some(surface_id) = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .map(String::from)
+        else {
+            return Err(["Validation failed: ", kind, " needs a surfaceId"].concat());
+        };
+        let kind = kind.clone();
+        if kind == start {
+            if self.version == Version::V09 && body.get("catalogId").is_none() {
+                return Err(
+                    "createSurface is missing the required property 'catalogId'".to_string()
+                );
+            }
+            let root = match self.version {
+                Version::V08 => body.get("root").and_then(Value::as_str).map(String::from),
+                Version::V09 => Some(String::from("root")),
+            };
+            let state = self.surfaces.entry(surface_id.clone()).or_default();
+            state.started = true;
+            state.root = root;
+            let pending = core::mem::take(&mut state.pending);
+            let mut out = alloc::vec![message];
+            for waiting in pending {
+                out.extend(self.handle(waiting)?);
+            }
+            return Ok(out);
+        }
+        if kind == data {
+            // Data may arrive before its surface: a renderer keeps it.
+            return Ok(alloc::vec![message]);
+        }
+        let state = self.surfaces.entry(surface_id.clone()).or_default();
+        if !state.started {
+            state.pending.push(message);
+            return Ok(Vec::new());
+        }
+        if kind == delete {
+            self.surfaces.remove(&surface_id);
+            return Ok(alloc::vec![message]);
+        }
+        let components = body
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for mut component in components {
+            let Some(id) = component
+                .get("id")
+                .and_then(Value::as_str)
+                .map(String::from)
+            else {
+                continue;
+            };
+            if self.version == Version::V08 {
+                absolute_paths(&mut component);
+            }
+            if !state.components.contains_key(&id) {
+                state.order.push(id.clone());
+            }
+            state.components.insert(id, component);
+        }
+        let version = self.version;
+        let ready = reachable(state, version)?;
+        let fresh: Vec<Value> = state
+            .order
+            .iter()
+            .filter(|id| ready.contains(*id) && !state.emitted.contains(*id))
+            .filter_map(|id| state.components.get(id).cloned())
+            .collect();
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
+        for c in &fresh {
+            if let Some(id) = c.get("id").and_then(Value::as_str) {
+                state.emitted.insert(id.to_string());
+            }
+        }
+        let mut out = Map::new();
+        if let Some(v) = message.get("version") {
+            out.insert("version".into(), v.clone());
+        }
+        out.insert(kind, json!({"surfaceId": surface_id, "components": fresh}));
+        Ok(alloc::vec![Value::Object(out)])
+    }
+}
+
+/// The ids reachable from the surface's root, or the cycle error.
+fn reachable(state: &SurfaceState, version: Version) -> Result<BTreeSet<String>, String> {
+    let mut seen = BTreeSet::new();
+    let Some(root) = state.root.clone() else {
+        return Ok(seen);
+    };
+    if !state.components.contains_key(&root) {
+        return Ok(seen);
+    }
+    // Depth-first, with the path kept to tell a cycle from a shared child.
+    let mut path: Vec<(String, Vec<String>)> = Vec::new();
+    seen.insert(root.clone());
+    let children = |id: &str| -> Vec<String> {
+        state
+            .components
+            .get(id)
+            .map(|c| child_ids(c, version))
+            .unwrap_or_default()
+    };
+    path.push((root.clone(), children(&root)));
+    while let Some((id, mut left)) = path.pop() {
+        let Some(child) = left.pop() else { continue };
+        path.push((id.clone(), left));
+        if child == id {
+            return Err([
+                "Self-reference detected: component \"",
+                &id,
+                "\" lists itself as a child",
+            ]
+            .concat());
+        }
+        if path.iter().any(|(p, _)| *p == child) {
+            return Err([
+                "Circular reference detected: component \"",
+                &child,
+                "\" is its own ancestor",
+            ]
+            .concat());
+        }
+        if state.components.contains_key(&child) && seen.insert(child.clone()) {
+            let next = children(&child);
+            path.push((child, next));
+        }
+    }
+    Ok(seen)
+}
+
+/// The ids a component names as children.
+fn child_ids(component: &Value, version: Version) -> Vec<String> {
+    let body = match version {
+        Version::V09 => Some(component),
+        Version::V08 => component
+            .get("component")
+            .and_then(Value::as_object)
+            .and_then(|m| m.values().next()),
+    };
+    let mut out = Vec::new();
+    let Some(body) = body else { return out };
+    if let Some(child) = body.get("child").and_then(Value::as_str) {
+        out.push(child.to_string());
+    }
+    let children = body.get("children");
+    let list = children.and_then(|c| {
+        c.as_array()
+            .or_else(|| c.get("explicitList").and_then(Value::as_array))
+    });
+    for child in list.into_iter().flatten() {
+        if let Some(id) = child.as_str() {
+            out.push(id.to_string());
+        }
+    }
+    if let Some(id) = children
+        .and_then(|c| c.get("template"))
+        .and_then(|t| t.get("componentId"))
+        .and_then(Value::as_str)
+    {
+        out.push(id.to_string());
+    }
+    out
+}
+
+/// v0.8 paths are absolute: `a/b` becomes `/a/b`.
+fn absolute_paths(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match v {
+                    Value::String(s) if key == "path" && !s.starts_with('/') => s.insert(0, '/'),
+                    other => absolute_paths(other),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(absolute_paths),
+        _ => {}
+    }
+}
+
+/// Appends a message to the last part if it has none yet, else a new part.
+fn push_message(parts: &mut Vec<Part>, message: Value) {
+    match parts.last_mut() {
+        Some(Part {
+            a2ui: a2ui @ None, ..
+        }) => *a2ui = Some(alloc::vec![message]),
+        Some(Part {
+            a2ui: Some(list), ..
+        }) => list.push(message),
+        None => parts.push(Part {
+            text: None,
+            a2ui: Some(alloc::vec![message]),
+        }),
+    }
+}
+
+/// An A2UI stream behind the common face: bytes in, JSON changes out.
+#[derive(Debug, Clone)]
+pub struct A2uiReader {
+    decoder: crate::utf8::Decoder,
+    stream: A2uiStream,
+    parts: Vec<Value>,
+    error: Option<String>,
+}
+
+impl A2uiReader {
+    /// A reader of v0.9 messages.
+    pub fn new() -> A2uiReader {
+        A2uiReader {
+            decoder: crate::utf8::Decoder::default(),
+            stream: A2uiStream::new(Version::V09),
+            parts: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Reads text; returns the new parts (`{"text"?, "a2ui"?}`) or, once,
+    /// `{"error": message}`, after which input is ignored.
+    pub fn push(&mut self, text: &str) -> Vec<Value> {
+        if self.error.is_some() {
+            return Vec::new();
+        }
+        match self.stream.process_chunk(text) {
+            Ok(parts) => {
+                for part in &parts {
+                    self.merge(part);
+                }
+                parts.iter().map(Part::to_json).collect()
+            }
+            Err(e) => {
+                self.error = Some(e.clone());
+                alloc::vec![json!({"error": e})]
+            }
+        }
+    }
+
+    /// Reads bytes split anywhere.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<Value> {
+        let text = self.decoder.push(bytes);
+        self.push(&text)
+    }
+
+    /// Adds a part to the document so that any chunking yields the same
+    /// parts: prose joins the prose before it until messages follow.
+    fn merge(&mut self, part: &Part) {
+        let last = self.parts.last_mut().and_then(Value::as_object_mut);
+        match (last, &part.text) {
+            (Some(last), Some(text)) if !last.contains_key("a2ui") => {
+                let joined = [
+                    last.get("text").and_then(Value::as_str).unwrap_or_default(),
+                    text,
+                ]
+                .concat();
+                last.insert("text".into(), json!(joined));
+                if let Some(a2ui) = &part.a2ui {
+                    last.insert("a2ui".into(), json!(a2ui));
+                }
+            }
+            (Some(last), None) => {
+                let list = last.entry("a2ui").or_insert_with(|| json!([]));
+                if let (Some(list), Some(more)) = (list.as_array_mut(), &part.a2ui) {
+                    list.extend(more.iter().cloned());
+                }
+            }
+            _ => self.parts.push(part.to_json()),
+        }
+    }
+
+    /// Ends the input.
+    pub fn finish(&mut self) -> Vec<Value> {
+        let rest = self.decoder.finish();
+        self.push(&rest)
+    }
+
+    /// `{"parts": [...], "error": null | message}`.
+    pub fn document(&self) -> Value {
+        json!({"parts": self.parts, "error": self.error})
+    }
+}
+
+impl Default for A2uiReader {
+    fn default() -> Self {
+        A2uiReader::new()
+    }
+}
+
+/// How many bytes at the end of `buffer` could begin `tag`.
+fn held_tag_prefix(buffer: &str, tag: &str) -> usize {
+    (1..tag.len())
+        .rev()
+        .find(|&n| tag.get(..n).is_some_and(|prefix| buffer.ends_with(prefix)))
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cut_tag_is_held_back() {
+        let mut s = A2uiStream::new(Version::V09);
+        let parts = s.process_chunk("Talking <a2u").unwrap();
+        assert_eq!(
+            parts,
+            [Part {
+                text: Some("Talking ".into()),
+                a2ui: None
+            }]
+        );
+        assert!(s.process_chunk("i-json>").unwrap().is_empty());
+    }
+
+    #[test]
+    fn components_wait_for_root_and_cycles_are_errors() {
+        let mut s = A2uiStream::new(Version::V09);
+        s.process_chunk(
+            r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+        )
+        .unwrap();
+        let parts = s
+            .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text"}]}},"#)
+            .unwrap();
+        assert!(parts.is_empty());
+        let parts = s
+            .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"}]}},"#)
+            .unwrap();
+        let ids: Vec<_> = parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(ids, ["a", "root"]);
+        let err = s
+            .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Card","child":"root"}]}}"#)
+            .unwrap_err();
+        assert!(err.contains("Circular reference detected"));
+    }
+
+    #[test]
+    fn the_reader_keeps_parts_and_stops_at_an_error() {
+        let mut r = A2uiReader::new();
+        let text = "Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}, oops]</a2ui-json> more";
+        let mut changes = Vec::new();
+        for chunk in text.as_bytes().chunks(3) {
+            changes.extend(r.push_bytes(chunk));
+        }
+        changes.extend(r.finish());
+        let doc = r.document();
+        assert_eq!(doc["parts"][0]["text"], "Hi ");
+        assert!(doc["error"].as_str().unwrap().contains("Failed to parse"));
+        assert_eq!(changes.last().unwrap()["error"], doc["error"]);
+        assert!(r.push("more").is_empty(), "input after an error is ignored");
+        let whole = {
+            let mut r = A2uiReader::new();
+            r.push("Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> bye");
+            r.finish();
+            r.document()
+        };
+        let mut r = A2uiReader::new();
+        for chunk in "Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> bye".as_bytes().chunks(2) {
+            r.push_bytes(chunk);
+        }
+        r.finish();
+        assert_eq!(r.document(), whole, "the same parts for any chunking");
+        assert_eq!(whole["parts"][1]["text"], " bye");
+    }
+
+    #[test]
+    fn whole_answers() {
+        assert!(has_parts("a <a2ui-json>[]</a2ui-json>"));
+        assert!(!has_parts("a <a2ui-json> b"));
+        let parts =
+            parse_full("Hi\n<a2ui-json>\n```json\n[{\"id\": 1},]\n```\n</a2ui-json>\nBye").unwrap();
+        assert_eq!(parts[0].a2ui, Some(alloc::vec![json!({"id": 1})]));
+        assert_eq!(parts[1].text.as_deref(), Some("Bye"));
+        assert!(parse_full("none").unwrap_err().contains("not found"));
+        assert!(parse_full("<a2ui-json></a2ui-json>")
+            .unwrap_err()
+            .contains("empty"));
+        assert_eq!(
+            fix_payload("{\"a\": \u{201C}x\u{2019}s\u{201D}}").unwrap(),
+            [json!({"a": "x's"})]
+        );
+    }
+}
