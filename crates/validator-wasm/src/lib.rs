@@ -37,6 +37,45 @@
 //! ]);
 //! ```
 //!
+//! # The parts
+//! - [`Catalog`]: a catalog document loaded and checked (`unknown_keyword`,
+//!   `invalid_catalog`, examples that must validate); [`Catalog::default_blog`]
+//!   is the shipped `blog@1` (`catalog/blog@1.json`).
+//! - [`validate_surface`] / [`validate_document`] (pages) / [`validate_component`]
+//!   (one streamed line) / [`markdown::validate_markdown`] (bodies):
+//!   [`Issue`]s `{severity, code, path, message, surface?, line?}`.
+//! - [`pipeline::Draft`] and [`pipeline::patch`]: RFC 6902 operations through
+//!   repair, validation and apply-or-refuse; [`patch::apply_patch`]: a plain
+//!   atomic RFC 6902 patch.
+//! - [`prompt::catalog_prompt`]: the model's instructions.
+//! - `wasm` (wasm32 only): `validate`, `validateComponent`, `validateMarkdown`,
+//!   `patch`, `applyPatch`, `catalogPrompt` and the `Draft` class, JSON text
+//!   in and out.
+//!
+//! # How it works
+//! Validation is one pass in document order over a parsed `serde_json::Value`
+//! (with `preserve_order`, so key order is the document's). The component
+//! tree is built first (ids, first parents): `duplicate_id`,
+//! `unresolved_child`, `multiple_parents`, `cycle` (following first parents),
+//! `unreachable` and `too_deep` (breadth-first from `root`). Each component is
+//! then checked against its catalog entry: the props schema is evaluated
+//! directly (no code generation, no regular expressions), bindings, calls,
+//! conditions and checks go to `surfaces-core`, actions and `$source` are
+//! checked here. Bound paths are resolved against `data` last
+//! (`missing_data`). Finally issues are sorted stably by where their path
+//! points in the document, so the order does not depend on the order of the
+//! checks.
+//!
+//! The pipeline keeps a [`pipeline::Draft`]: for each operation it repairs
+//! the operation (never the action names), applies it in place recording how
+//! to undo it, and validates only the surfaces it can change. An operation on
+//! one component's `props` or `visible` re-checks that component alone and
+//! reuses the rest of the surface's known issues (a test checks this equals a
+//! full validation after random edits). The operation is refused when it
+//! introduces an error the surface did not have, and then undone. An
+//! operation whose only new errors are `unreachable`, `unresolved_child` or
+//! `no_root` is held (at most 3) and retried together with each later one.
+//!
 //! # Choices where SPEC.md is silent
 //! - Document text larger than 2 MiB is `document_too_large`; text that is
 //!   not JSON, or nests deeper than 128 levels, is `invalid_json`.
