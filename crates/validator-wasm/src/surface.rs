@@ -346,25 +346,31 @@ impl<'a> Tree<'a> {
                 ["\"", child, "\" is already the child of another component; a component has at most one parent"].concat(),
             ));
         }
-        // Cycles: follow first parents; a node that reaches itself is on a cycle.
+        // Cycles: follow first parents (each component has at most one), in
+        // linear time: a walk that meets its own trail has found a cycle; a
+        // walk that meets an earlier walk's trail stops there.
         let n = components.len();
         let mut reported = vec![false; n];
+        let mut walk = vec![usize::MAX; n];
         for start in 0..n {
-            let mut node = start;
-            let mut steps = 0;
-            let mut on_cycle = false;
-            while let Some(p) = self.parent.get(node).copied().flatten() {
-                steps += 1;
-                if p == start {
-                    on_cycle = true;
-                    break;
-                }
-                if steps > n {
-                    break;
-                }
-                node = p;
+            if walk[start] != usize::MAX {
+                continue;
             }
-            if !on_cycle || reported[start] {
+            let mut node = start;
+            let mut on_cycle = None;
+            loop {
+                walk[node] = start;
+                match self.parent.get(node).copied().flatten() {
+                    Some(p) if walk[p] == start => {
+                        on_cycle = Some(p);
+                        break;
+                    }
+                    Some(p) if walk[p] == usize::MAX => node = p,
+                    _ => break,
+                }
+            }
+            let Some(start) = on_cycle else { continue };
+            if reported[start] {
                 continue;
             }
             // Mark the whole cycle, report at the edge into its first member.
@@ -876,6 +882,9 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
     let mut at = Some(doc);
     for seg in &segments {
         let (place, next) = match at {
+            // Large objects (data) are checked in their own order already;
+            // finding a key's place there would cost a scan per issue.
+            Some(Value::Object(map)) if map.len() > 32 => (0, map.get(seg.as_ref())),
             Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_ref()) {
                 Some(p) => (p, map.get(seg.as_ref())),
                 None => (usize::MAX, None),

@@ -261,3 +261,50 @@ fn nul_and_replacement_characters_are_plain_text() {
         .collect();
     assert_eq!(codes, ["no_root", "invalid_id"]);
 }
+
+#[test]
+fn large_documents_are_checked_in_linear_time() {
+    let catalog = Catalog::default_blog();
+    // A 40,000-component chain: cycle and depth checks must not be quadratic.
+    let n = 40_000;
+    let mut components = vec![json!({"id": "root", "component": "Stack", "children": ["c1"]})];
+    for i in 1..n {
+        components.push(json!({"id": format!("c{i}"), "component": "Stack", "children": [format!("c{}", i + 1)]}));
+    }
+    components.push(json!({"id": format!("c{n}"), "component": "Stack", "children": ["c1"]}));
+    let issues = validate_surface(&json!({"components": components}), &catalog);
+    assert_eq!(
+        issues
+            .iter()
+            .filter(|i| i.code == "too_many_components")
+            .count(),
+        1
+    );
+    assert_eq!(
+        issues
+            .iter()
+            .filter(|i| i.code == "multiple_parents")
+            .count(),
+        1
+    );
+    assert_eq!(
+        issues.iter().filter(|i| i.code == "too_deep").count(),
+        n - 8
+    );
+    // 20,000 $source values: one issue each, in data order.
+    let mut data = Map::new();
+    for i in 0..20_000 {
+        data.insert(
+            format!("k{i}"),
+            json!({"$source": "nope", "query": {"collection": "p"}}),
+        );
+    }
+    let doc = json!({"components": [{"id": "root", "component": "Stack"}], "data": data});
+    let issues = validate_surface(&doc, &catalog);
+    assert_eq!(
+        issues.iter().filter(|i| i.code == "unknown_source").count(),
+        20_000
+    );
+    assert_eq!(issues[1].path, "/data/k0/$source");
+    assert_eq!(issues[20_000].path, "/data/k19999/$source");
+}
