@@ -53,6 +53,14 @@
 //! into wasm memory; nodes are looked up by identity in one `Map` per morph.
 //! `bench/` times it against idiomorph and morphdom (see `bench/README.md`).
 //!
+//! The shipped wasm is `no_std` (a trapping panic handler, `lol_alloc`'s
+//! free-list allocator; the browser tests link std through the `std`
+//! feature). After `wasm-opt -Oz` it is 21.6 KB gzip, plus 4.9 KB of
+//! minified wasm-bindgen glue: 26.6 KB gzip (22.9 KB brotli), over the 12 KB
+//! budget. About half of the wasm is per-call binding code (externref
+//! handling around each of ~120 DOM imports); numeric node handles over a
+//! few coarse imports, as the interaction runtime does, is the way down.
+//!
 //! # The algorithm
 //!
 //! It is idiomorph's (bigskysoftware/idiomorph, `CONCEPT.md`), extended to

@@ -31,7 +31,7 @@ extern "C" {
     /// A node, element or attribute read through JS values: names, values
     /// and tags stay JS strings, compared with `===`, never copied into
     /// wasm memory.
-    pub type Raw;
+    pub(crate) type Raw;
 
     #[wasm_bindgen(method, getter = tagName)]
     fn tag(this: &Raw) -> JsValue;
@@ -47,7 +47,7 @@ extern "C" {
     fn set_inner_html(this: &Raw, html: &JsString);
     /// `outerHTML`, left a JS string.
     #[wasm_bindgen(method, getter = outerHTML)]
-    pub fn outer_html(this: &Raw) -> JsString;
+    pub(crate) fn outer_html(this: &Raw) -> JsString;
     #[wasm_bindgen(method, getter = ownerElement)]
     fn owner(this: &Raw) -> Option<Element>;
     #[wasm_bindgen(method, getter = namespaceURI)]
@@ -75,7 +75,7 @@ extern "C" {
     fn move_before(this: &Movable, node: &Node, child: Option<&Node>) -> Result<(), JsValue>;
 }
 
-pub fn raw(value: &JsValue) -> &Raw {
+pub(crate) fn raw(value: &JsValue) -> &Raw {
     value.unchecked_ref()
 }
 
