@@ -9,7 +9,7 @@
 use crate::catalog::Catalog;
 use crate::issue::issues_json;
 use crate::markdown::validate_markdown as markdown_issues;
-use crate::patch::apply_patch as apply_whole;
+use crate::patch::apply_patch_in_place;
 use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft};
 use crate::prompt::catalog_prompt as prompt_text;
 use crate::surface::{parse_document, validate_component as component_issues, validate_document};
@@ -94,10 +94,11 @@ pub fn patch(document: &str, ops: &str, catalog_json: Option<String>) -> Result<
 /// `{"ok": true, "document"}` or `{"ok": false, "error": {op, code, path, message}}`.
 #[wasm_bindgen(js_name = applyPatch)]
 pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
-    let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
+    let mut doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
     let ops = parse_document(patch).map_err(|i| JsError::new(&i.message))?;
-    let out = match apply_whole(&doc, &ops) {
-        Ok(document) => serde_json::json!({"ok": true, "document": document}),
+    // The parsed document is ours: patch it in place, no copy.
+    let out = match apply_patch_in_place(&mut doc, &ops) {
+        Ok(()) => serde_json::json!({"ok": true, "document": doc}),
         Err(e) => serde_json::json!({"ok": false, "error": e.to_json()}),
     };
     Ok(out.to_string())
