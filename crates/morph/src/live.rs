@@ -69,6 +69,18 @@ extern "C" {
     #[wasm_bindgen(method, js_name = get)]
     fn at(this: &Index, key: &JsValue) -> Option<u32>;
 
+    /// An `<input>` or `<textarea>`: its selection (null where the type
+    /// has none).
+    type Field;
+    #[wasm_bindgen(method, getter = selectionStart)]
+    fn selection_start(this: &Field) -> Option<u32>;
+    #[wasm_bindgen(method, getter = selectionEnd)]
+    fn selection_end(this: &Field) -> Option<u32>;
+    #[wasm_bindgen(method, getter = selectionDirection)]
+    fn selection_direction(this: &Field) -> Option<String>;
+    #[wasm_bindgen(method, js_name = setSelectionRange, catch)]
+    fn set_selection_range(this: &Field, start: u32, end: u32, dir: &str) -> Result<(), JsValue>;
+
     /// `Node.prototype.moveBefore`: moves a connected node keeping its state
     /// (focus, iframe documents, media playback, scroll, animations).
     #[wasm_bindgen(method, js_name = moveBefore, catch)]
@@ -106,7 +118,10 @@ pub struct Options {
 /// parsed. Neither runs
 /// scripts nor loads anything until inserted.
 pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
-    let template: HtmlTemplateElement = doc.create_element("template").ok()?.dyn_into().ok()?;
+    // Casts are unchecked on purpose: `instanceof` fails across realms (a
+    // node of a same-origin iframe's document is no instance of this
+    // window's classes). Node types and tag names say what a node is.
+    let template: HtmlTemplateElement = doc.create_element("template").ok()?.unchecked_into();
     // The HTML stays a JS string: only its first bytes cross into wasm.
     let head = String::from(html.trim_start().slice(0, 9));
     let root: Node = if rules::is_whole_document(&head) {
@@ -138,12 +153,17 @@ pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
 }
 
 fn select_all(root: &Node, selector: &str) -> Option<NodeList> {
-    root.dyn_ref::<Element>()?.query_selector_all(selector).ok()
+    if root.node_type() != Node::ELEMENT_NODE {
+        return None;
+    }
+    root.unchecked_ref::<Element>()
+        .query_selector_all(selector)
+        .ok()
 }
 
 fn elements(list: &Option<NodeList>) -> impl Iterator<Item = Element> + '_ {
     let len = list.as_ref().map_or(0, NodeList::length);
-    (0..len).filter_map(move |i| list.as_ref()?.item(i)?.dyn_into().ok())
+    (0..len).filter_map(move |i| Some(list.as_ref()?.item(i)?.unchecked_into()))
 }
 
 /// The elements [`sanitize`] looks at (XPath, so the browser finds them
@@ -181,7 +201,8 @@ fn sanitize(doc: &Document, root: &Node) {
             || rules::is_forbidden_animation(&name, el.get_attribute("attributeName").as_deref())
         {
             el.remove();
-        } else if let Some(template) = el.dyn_ref::<HtmlTemplateElement>() {
+        } else if name == "template" {
+            let template: &HtmlTemplateElement = el.unchecked_ref();
             // A fragment is no XPath context node: clean its elements one
             // by one (each query includes the element itself).
             let mut child = template.content().first_child();
@@ -237,7 +258,8 @@ enum Soft {
 /// [`Morph::special`]).
 const INPUT: u8 = 1;
 const OPTION: u8 = 2;
-const DISCLOSURE: u8 = 3;
+const DETAILS: u8 = 3;
+const DIALOG: u8 = 5;
 const TEXTAREA: u8 = 4;
 
 /// Attributes whose change moves a form control's live state.
@@ -263,7 +285,7 @@ struct Morph<'a> {
     old_by_key: Vec<Option<Element>>,
     pantry: Option<Element>,
     has_move_before: bool,
-    /// `tagName` to INPUT, OPTION, DISCLOSURE (details, dialog) or TEXTAREA.
+    /// `tagName` to INPUT, OPTION, DETAILS, DIALOG or TEXTAREA.
     special: Map,
     active: Option<Element>,
     changed: Vec<Element>,
@@ -312,7 +334,7 @@ pub fn sections(root: &Node) -> impl Iterator<Item = (String, Element)> {
     let list = select_all(root, "[data-section-id]");
     let len = list.as_ref().map_or(0, NodeList::length);
     (0..len).filter_map(move |i| {
-        let el: Element = list.as_ref()?.item(i)?.dyn_into().ok()?;
+        let el: Element = list.as_ref()?.item(i)?.unchecked_into();
         Some((el.get_attribute("data-section-id")?, el))
     })
 }
@@ -667,9 +689,8 @@ impl Morph<'_> {
     /// persistent key (it is sanitized and inert until now), else an empty
     /// shell morphed toward it, so the keyed old nodes move into it.
     fn create(&mut self, parent: &Node, new: &Node, before: Option<&Node>) -> Node {
-        let shell = new
-            .dyn_ref::<Element>()
-            .filter(|_| self.facts(new).is_some_and(|f| !f.set.is_empty()))
+        let shell = Some(new.unchecked_ref::<Element>())
+            .filter(|_| new.node_type() == Node::ELEMENT_NODE && self.holds_keys(new))
             .and_then(|el| {
                 self.doc
                     .create_element_ns(el.namespace_uri().as_deref(), &el.local_name())
@@ -713,7 +734,7 @@ impl Morph<'_> {
             .get(&raw(o).tag())
             .as_f64()
             .map_or(0, |k| k as u8);
-        let changed = self.morph_attributes(o, n, special == DISCLOSURE);
+        let changed = self.morph_attributes(o, n, special == DETAILS || special == DIALOG);
         match special {
             INPUT => {
                 let input: &HtmlInputElement = o.unchecked_ref();
@@ -728,7 +749,7 @@ impl Morph<'_> {
                 let option: &HtmlOptionElement = o.unchecked_ref();
                 option.set_selected(n.has_attribute("selected"));
             }
-            DISCLOSURE => self.morph_open(o, n),
+            DETAILS | DIALOG => self.morph_open(o, n, special == DIALOG),
             TEXTAREA => {
                 // Its text is its default value: typed text stays unless the
                 // server's default changed.
@@ -801,18 +822,17 @@ impl Morph<'_> {
 
     /// `open` follows the server only when the server changed it; a
     /// disclosure or dialog the person opened or closed stays so otherwise.
-    fn morph_open(&mut self, old: &Element, new: &Element) {
+    fn morph_open(&mut self, old: &Element, new: &Element, dialog: bool) {
         let server = new.has_attribute("open");
         let before = Reflect::get(old, &SERVER_OPEN.into())
             .ok()
             .and_then(|v| v.as_bool());
         let before = before.unwrap_or_else(|| old.has_attribute("open"));
         if server != before {
-            match old.dyn_ref::<HtmlDialogElement>() {
-                Some(dialog) if !server => dialog.close(),
-                _ => {
-                    let _ = old.toggle_attribute_with_force("open", server);
-                }
+            if dialog && !server {
+                old.unchecked_ref::<HtmlDialogElement>().close();
+            } else {
+                let _ = old.toggle_attribute_with_force("open", server);
             }
             self.mark(old);
         }
@@ -825,9 +845,9 @@ impl Morph<'_> {
         if self.options.outline_ms == 0 && !self.options.follow {
             return;
         }
-        let el = match node.dyn_ref::<Element>() {
-            Some(el) => Some(el.clone()),
-            None => node.parent_element(),
+        let el = match node.node_type() {
+            Node::ELEMENT_NODE => Some(node.clone().unchecked_into()),
+            _ => node.parent_element(),
         };
         if let Some(el) = el.filter(|e| **e != self.root) {
             self.changed.push(el);
@@ -872,8 +892,8 @@ fn special_tags() -> Map {
     for (tag, kind) in [
         ("INPUT", INPUT),
         ("OPTION", OPTION),
-        ("DETAILS", DISCLOSURE),
-        ("DIALOG", DISCLOSURE),
+        ("DETAILS", DETAILS),
+        ("DIALOG", DIALOG),
         ("TEXTAREA", TEXTAREA),
     ] {
         map.set(&tag.into(), &kind.into());
@@ -934,22 +954,16 @@ struct Saved {
 
 impl Saved {
     fn take(doc: &Document, target: &Element, active: Option<&Element>) -> Saved {
-        let range = active.and_then(|a| {
-            if let Some(i) = a.dyn_ref::<HtmlInputElement>() {
+        let range = active
+            .filter(|a| matches!(a.tag_name().as_str(), "INPUT" | "TEXTAREA"))
+            .and_then(|a| {
+                let field: &Field = a.unchecked_ref();
                 Some((
-                    i.selection_start().ok()??,
-                    i.selection_end().ok()??,
-                    i.selection_direction().ok()??,
+                    field.selection_start()?,
+                    field.selection_end()?,
+                    field.selection_direction()?,
                 ))
-            } else {
-                let t = a.dyn_ref::<HtmlTextAreaElement>()?;
-                Some((
-                    t.selection_start().ok()??,
-                    t.selection_end().ok()??,
-                    t.selection_direction().ok()??,
-                ))
-            }
-        });
+            });
         // The document's selection (a caret in a contenteditable, text the
         // person selected); an input's own selection is `range`'s.
         let selection = doc
@@ -981,11 +995,8 @@ impl Saved {
                 let _ = el.focus_with_options(&options);
             }
             if let Some((start, end, dir)) = self.range {
-                if let Some(i) = active.dyn_ref::<HtmlInputElement>() {
-                    let _ = i.set_selection_range_with_direction(start, end, &dir);
-                } else if let Some(t) = active.dyn_ref::<HtmlTextAreaElement>() {
-                    let _ = t.set_selection_range_with_direction(start, end, &dir);
-                }
+                let field: &Field = active.unchecked_ref();
+                let _ = field.set_selection_range(start, end, &dir);
             }
         }
         if let Some((anchor, a_off, focus, f_off)) = self.selection {
@@ -1011,8 +1022,13 @@ impl Saved {
 
 /// A node's length in the DOM's sense: UTF-16 units of text, or children.
 fn node_length(node: &Node) -> u32 {
-    match node.dyn_ref::<web_sys::CharacterData>() {
-        Some(text) => text.length(),
-        None => node.child_nodes().length(),
+    match node.node_type() {
+        Node::TEXT_NODE
+        | Node::COMMENT_NODE
+        | Node::CDATA_SECTION_NODE
+        | Node::PROCESSING_INSTRUCTION_NODE => {
+            node.unchecked_ref::<web_sys::CharacterData>().length()
+        }
+        _ => node.child_nodes().length(),
     }
 }

@@ -87,7 +87,8 @@ impl Preview {
         opts.outer = false;
         let on_morph = Reflect::get(&options, &"onMorph".into())
             .ok()
-            .and_then(|f| f.dyn_into::<Function>().ok());
+            .filter(JsValue::is_function)
+            .map(JsValue::unchecked_into::<Function>);
         Preview {
             state: Rc::new(RefCell::new(State {
                 target,

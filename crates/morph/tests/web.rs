@@ -553,6 +553,45 @@ fn iframes_and_media_are_neither_reloaded_nor_touched() {
     live.remove();
 }
 
+#[wasm_bindgen_test]
+fn a_same_origin_iframe_document_is_morphed_in_place() {
+    let frame: web_sys::HtmlIFrameElement =
+        doc().create_element("iframe").unwrap().dyn_into().unwrap();
+    doc().body().unwrap().append_child(&frame).unwrap();
+    let inner = frame.content_document().unwrap();
+    let body: Element = inner.body().unwrap().into();
+    morph(
+        &body,
+        r#"<p id="if-a">a</p><ul><li id="if-1">1</li><li id="if-2">2</li></ul><details id="if-d"><summary>s</summary>x</details>"#,
+        JsValue::UNDEFINED,
+    );
+    let two = inner.get_element_by_id("if-2").unwrap();
+    let details = inner.get_element_by_id("if-d").unwrap();
+    details.set_attribute("open", "").unwrap(); // the person opens it
+    morph(
+        &body,
+        r#"<ul><li id="if-2">2!</li><li id="if-1">1</li><li id="if-3">3</li></ul><p id="if-a">a</p><details id="if-d"><summary>s</summary>y</details>"#,
+        JsValue::UNDEFINED,
+    );
+    assert!(
+        inner.get_element_by_id("if-2").unwrap() == two,
+        "moved, not recreated"
+    );
+    assert!(details.has_attribute("open"));
+    let three = inner.get_element_by_id("if-3").unwrap();
+    assert!(three.owner_document().unwrap() == inner);
+    assert_eq!(
+        body.text_content().unwrap(),
+        "2!13asy",
+        "the iframe's body took the new content"
+    );
+    assert!(
+        doc().get_element_by_id("if-3").is_none(),
+        "nothing leaked into the parent page"
+    );
+    frame.remove();
+}
+
 // ---- outlines and following ----
 
 async fn sleep(ms: i32) {
