@@ -543,6 +543,12 @@ impl MarkdownStream {
     /// The block `i` of the current view as JSON, and what a reader needs
     /// to follow it.
     fn view(&self, i: usize) -> Option<(Value, Seen)> {
+        let seen = self.seen(i)?;
+        Some((self.block_json(i, &seen)?, seen))
+    }
+
+    /// What a reader needs to follow block `i`, without copying its text.
+    fn seen(&self, i: usize) -> Option<Seen> {
         let (stored, line) = self.parts(i)?;
         let text_len = stored.len() + line.len();
         let last = i + 1 == self.view_len();
@@ -599,23 +605,35 @@ impl MarkdownStream {
             flags: body.map_or(0, |s| s.flags.len()),
             checked: body.is_some_and(|s| s.issues.is_some()),
             data_revision: body.map_or(0, |s| s.data_revision),
-            ghost: ghost.clone(),
-            head: Value::Object(head.clone()),
+            ghost,
+            head: Value::Object(head),
         };
+        Some(seen)
+    }
+
+    /// Block `i` as JSON (SPEC.md section 11).
+    fn block_json(&self, i: usize, seen: &Seen) -> Option<Value> {
+        let (stored, line) = self.parts(i)?;
+        let kind = seen.kind;
         let mut out = Map::new();
         out.insert("block".into(), json!(i));
         out.insert("kind".into(), json!(kind.name()));
-        out.insert("complete".into(), json!(complete));
-        let mut text = String::with_capacity(text_len);
+        out.insert("complete".into(), json!(seen.complete));
+        let mut text = String::with_capacity(seen.text_len);
         text.push_str(stored);
         text.push_str(line);
-        if let Some((cut, suffix)) = &heal {
-            let mut healed = String::from(text.get(..*cut).unwrap_or(&text));
+        if let Some((hidden, suffix)) = &seen.heal {
+            let cut = text.len().saturating_sub(*hidden);
+            let mut healed = String::from(text.get(..cut).unwrap_or(&text));
             healed.push_str(suffix);
             out.insert("healed".into(), json!(healed));
         }
         out.insert("text".into(), json!(text));
-        out.extend(head);
+        if let Value::Object(head) = &seen.head {
+            out.extend(head.clone());
+        }
+        let body = self.blocks.get(i).and_then(|b| b.surface.as_ref());
+        let ghost = seen.ghost.clone();
         if kind == Kind::Surface {
             let empty = Surface::default();
             let s = body.unwrap_or(&empty);
@@ -636,7 +654,7 @@ impl MarkdownStream {
                 },
             );
         }
-        Some((Value::Object(out), seen))
+        Some(Value::Object(out))
     }
 
     /// The tentative block of an opener line that has not ended.
@@ -755,7 +773,7 @@ impl MarkdownStream {
         let view_len = self.view_len();
         let from = from.min(self.seen.len());
         for i in from..view_len {
-            let Some((block, seen)) = self.view(i) else {
+            let Some(seen) = self.seen(i) else {
                 continue;
             };
             match self.seen.get(i) {
@@ -765,14 +783,14 @@ impl MarkdownStream {
                         && old.text_len <= seen.text_len =>
                 {
                     if *old != seen {
-                        changes.push(self.update(i, old, &seen, &block));
+                        changes.push(self.update(i, old, &seen));
                     }
                 }
                 Some(_) => {
                     changes.push(json!({"op": "remove", "block": i}));
-                    changes.push(added(i, &seen, block));
+                    changes.extend(self.added(i, &seen));
                 }
-                None => changes.push(added(i, &seen, block)),
+                None => changes.extend(self.added(i, &seen)),
             }
             if i < self.seen.len() {
                 self.seen[i] = seen;
@@ -787,75 +805,100 @@ impl MarkdownStream {
         changes
     }
 
-    fn update(&self, i: usize, old: &Seen, new: &Seen, block: &Value) -> Value {
+    /// An `add` change: the block as in the document, and how it is healed.
+    fn added(&self, i: usize, seen: &Seen) -> Option<Value> {
+        let block = self.block_json(i, seen)?;
+        let mut change = json!({"op": "add", "block": i});
+        if seen.heal.is_some() {
+            change["heal"] = self.heal_json(i, &seen.heal);
+        }
+        change["value"] = block;
+        Some(change)
+    }
+
+    /// The last `n` bytes of block `i`'s text.
+    fn tail(&self, i: usize, n: usize) -> String {
+        let Some((stored, line)) = self.parts(i) else {
+            return String::new();
+        };
+        let mut out = String::new();
+        if n > line.len() {
+            let from = stored.len().saturating_sub(n - line.len());
+            out.push_str(stored.get(from..).unwrap_or_default());
+            out.push_str(line);
+        } else {
+            out.push_str(line.get(line.len() - n..).unwrap_or_default());
+        }
+        out
+    }
+
+    /// `{"drop": n, "add": suffix}`: the healed view hides the last `n`
+    /// UTF-16 code units of the text (what JavaScript's `slice` counts) and
+    /// appends `suffix`; `null` when the block is not healed.
+    fn heal_json(&self, i: usize, heal: &Option<(usize, String)>) -> Value {
+        match heal {
+            Some((hidden, suffix)) => {
+                let units = self.tail(i, *hidden).encode_utf16().count();
+                json!({"drop": units, "add": suffix})
+            }
+            None => Value::Null,
+        }
+    }
+
+    fn update(&self, i: usize, old: &Seen, new: &Seen) -> Value {
         let mut change = Map::new();
         change.insert("op".into(), json!("update"));
         change.insert("block".into(), json!(i));
-        let text = block
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
         if new.text_len > old.text_len {
             change.insert(
                 "append".into(),
-                json!(text.get(old.text_len..).unwrap_or_default()),
+                json!(self.tail(i, new.text_len - old.text_len)),
             );
         }
         change.insert("complete".into(), json!(new.complete));
         if old.heal != new.heal {
-            change.insert("heal".into(), heal_json(text, &new.heal));
+            change.insert("heal".into(), self.heal_json(i, &new.heal));
         }
         if old.head != new.head {
             if let Value::Object(head) = &new.head {
                 change.extend(head.clone());
             }
         }
-        if new.kind == Kind::Surface {
-            let list = |key: &str, from: usize| -> Value {
-                let items = block.get(key).and_then(Value::as_array);
-                Value::Array(
-                    items
-                        .map(|v| v.iter().skip(from).cloned().collect())
-                        .unwrap_or_default(),
-                )
-            };
+        let body = self.blocks.get(i).and_then(|b| b.surface.as_ref());
+        if let (Kind::Surface, Some(s)) = (new.kind, body) {
             if new.components != old.components {
-                change.insert("components".into(), list("components", old.components));
-                change.insert(
-                    "held".into(),
-                    block.get("held").cloned().unwrap_or(Value::Null),
-                );
-            } else if block
-                .get("held")
-                .and_then(Value::as_array)
-                .is_some_and(|h| !h.is_empty())
-            {
-                change.insert(
-                    "held".into(),
-                    block.get("held").cloned().unwrap_or(Value::Null),
-                );
+                let fresh = s.components.get(old.components..).unwrap_or_default();
+                change.insert("components".into(), json!(fresh));
+                change.insert("held".into(), held_ids(s));
+            } else if !s.held.is_empty() {
+                change.insert("held".into(), held_ids(s));
             }
             if new.refused != old.refused {
-                change.insert("refused".into(), list("refused", old.refused));
+                let fresh = s.refused.get(old.refused..).unwrap_or_default();
+                change.insert(
+                    "refused".into(),
+                    Value::Array(fresh.iter().map(Refusal::to_json).collect()),
+                );
             }
             if new.flags != old.flags {
-                change.insert("flags".into(), list("flags", old.flags));
+                change.insert(
+                    "flags".into(),
+                    json!(s.flags.get(old.flags..).unwrap_or_default()),
+                );
             }
             if new.checked != old.checked {
-                change.insert(
-                    "issues".into(),
-                    block.get("issues").cloned().unwrap_or(Value::Null),
-                );
+                let issues = s
+                    .issues
+                    .as_deref()
+                    .map_or(Value::Null, validator_wasm::issues_json);
+                change.insert("issues".into(), issues);
             }
             if new.data_revision != old.data_revision {
-                change.insert(
-                    "data".into(),
-                    block.get("data").cloned().unwrap_or(Value::Null),
-                );
+                change.insert("data".into(), Value::Object(s.data.clone()));
             }
-            if new.ghost != old.ghost {
-                change.insert("ghost".into(), new.ghost.clone().unwrap_or(Value::Null));
-            }
+        }
+        if new.kind == Kind::Surface && new.ghost != old.ghost {
+            change.insert("ghost".into(), new.ghost.clone().unwrap_or(Value::Null));
         }
         Value::Object(change)
     }
@@ -901,34 +944,6 @@ impl MarkdownStream {
         let mut out = String::from(input.get(..start).unwrap_or_default());
         out.push_str(healed);
         out
-    }
-}
-
-/// An `add` change: the block as in the document, and how it is healed.
-fn added(i: usize, seen: &Seen, block: Value) -> Value {
-    let mut change = json!({"op": "add", "block": i});
-    if seen.heal.is_some() {
-        let text = block
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        change["heal"] = heal_json(text, &seen.heal);
-    }
-    change["value"] = block;
-    change
-}
-
-/// `{"drop": n, "add": suffix}`: the healed view hides the last `n` UTF-16
-/// code units of the text (what JavaScript's `slice` counts) and appends
-/// `suffix`; `null` when the block is not healed.
-fn heal_json(text: &str, heal: &Option<(usize, String)>) -> Value {
-    match heal {
-        Some((hidden, suffix)) => {
-            let from = text.len().saturating_sub(*hidden);
-            let units = text.get(from..).unwrap_or_default().encode_utf16().count();
-            json!({"drop": units, "add": suffix})
-        }
-        None => Value::Null,
     }
 }
 
