@@ -21,6 +21,54 @@
 //!
 //! assert_eq!(streaming_parser::heal("see [docs](https://exa"), "see [docs](https://exa)");
 //! ```
+//!
+//! Three readers share one face, [`Stream`]: `markdown` ([`MarkdownStream`],
+//! SPEC.md section 11), `jsonl` ([`JsonlStream`], a model's JSON Lines answer
+//! read tolerantly) and `a2ui` ([`a2ui::A2uiReader`], `<a2ui-json>` blocks).
+//!
+//! # How the markdown stream works
+//!
+//! A complete line is applied once to the blocks and never read again; the
+//! unfinished last line is attached tentatively, as if it were complete,
+//! from its first bytes (a fence or directive opener shows as a tentative
+//! block). Prose characters go straight into the open block's healing state
+//! (a stack of open emphasis and bracket openers and the mode: code span,
+//! `$$` math, link URL, HTML tag), so the healed view costs the depth of that
+//! stack. A surface line is parsed and checked by the validator's
+//! per-component rules when it completes; the unfinished one is the ghost.
+//!
+//! # Choices where SPEC.md is silent
+//!
+//! - Blocks are numbered by position (`"block": n`): the numbers depend on
+//!   the text only, never on the chunking. A tentative block that turns out
+//!   to be prose is removed and its number reused.
+//! - A prose block ends at a fence, a directive, an ATX heading (a block of
+//!   its own), or a line after blank lines that neither is indented nor
+//!   continues a list. Blank lines between blocks belong to no block.
+//! - A prose block is complete once a later block starts; code, surface and
+//!   container blocks when their closing line arrives (a closing line not yet
+//!   ended counts); a leaf directive when its line ends.
+//! - Changes, after each chunk: `{"op": "add", "block", "value", "heal"?}`,
+//!   `{"op": "update", "block", "append"?, "complete", "heal"?, ...}` (only
+//!   what changed: `components`, `refused` and `flags` list the new entries,
+//!   `data`, `ghost`, `held`, `issues` the current value) and
+//!   `{"op": "remove", "block"}` (only the last block). `heal` is
+//!   `{"drop": n, "add": s}`: the healed view is the text without its last
+//!   `n` UTF-16 code units, then `s`; `null` once the block is complete.
+//! - Healing adds closers and hides (never rewrites) what cannot be closed
+//!   honestly: an incomplete image or HTML tag, a delimiter run that closes
+//!   nothing, white space before an added closer. An incomplete link points
+//!   at [`INCOMPLETE_LINK`]; a line that would turn the one above into a
+//!   setext heading gets a zero-width space. Healing is idempotent.
+//! - A surface block also has `held` (ids waiting for `root`), `flags` (the
+//!   validator's flags on kept components, with their `line`) and `issues`
+//!   (the whole surface checked when its fence closes, else `null`); a
+//!   refusal also has `path`, inside the line's value. An invalid fence info
+//!   is refused on the opening line (`invalid_id`, `invalid_fence_info`).
+//! - Limits: a surface line over [`surface::LINE_LIMIT`] bytes is refused
+//!   with `line_too_long`; an unfinished line over [`surface::GHOST_LIMIT`]
+//!   shows the ghost `{"partial": true, "code": "ghost_too_large"}`; at most
+//!   64 open emphasis or bracket openers are tracked per paragraph.
 extern crate alloc;
 
 pub mod a2ui;
