@@ -1,5 +1,5 @@
 import type { Init } from './init.js';
 
-export * from './dist/morph/morph.js';
+export { morph, Preview } from './dist/morph/morph.js';
 declare const init: Init;
 export default init;

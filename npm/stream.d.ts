@@ -1,5 +1,2 @@
-import type { Init } from './init.js';
-
-export * from './dist/stream/stream.js';
-declare const init: Init;
-export default init;
+export { default } from './studio.js';
+export { Stream, heal } from './dist/studio/studio.js';

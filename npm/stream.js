@@ -1,6 +1,3 @@
-import glueInit from './dist/stream/stream.js';
-import { makeInit } from './init.js';
-
-export * from './dist/stream/stream.js';
-/** Await once before calling the named exports. */
-export default makeInit(glueInit, new URL('./dist/stream/stream_bg.wasm', import.meta.url));
+// Await the default export once, then use the named exports.
+export { default } from './studio.js';
+export { Stream, heal } from './dist/studio/studio.js';

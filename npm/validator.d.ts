@@ -1,5 +1,2 @@
-import type { Init } from './init.js';
-
-export * from './dist/validator/validator.js';
-declare const init: Init;
-export default init;
+export { default } from './studio.js';
+export { validate, validateComponent, validateMarkdown, patch, applyPatch, catalogPrompt, Draft } from './dist/studio/studio.js';

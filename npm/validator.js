@@ -1,6 +1,3 @@
-import glueInit from './dist/validator/validator.js';
-import { makeInit } from './init.js';
-
-export * from './dist/validator/validator.js';
-/** Await once before calling the named exports. */
-export default makeInit(glueInit, new URL('./dist/validator/validator_bg.wasm', import.meta.url));
+// Await the default export once, then use the named exports.
+export { default } from './studio.js';
+export { validate, validateComponent, validateMarkdown, patch, applyPatch, catalogPrompt, Draft } from './dist/studio/studio.js';

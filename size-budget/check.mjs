@@ -17,7 +17,8 @@ function files(name) {
     return readdirSync(dir).filter((f) => /^surface\.[0-9a-f]+\.(js|wasm)$/.test(f)).map((f) => join(dir, f));
   }
   const dir = join(root, 'npm/dist', name);
-  return [join(root, 'npm', `${name}.js`), join(dir, `${name}.js`), join(dir, `${name}_bg.wasm`)];
+  const entries = name === 'studio' ? ['studio', 'validator', 'stream', 'render'] : [name];
+  return [join(root, 'npm/init.js'), ...entries.map((e) => join(root, 'npm', `${e}.js`)), join(dir, `${name}.js`), join(dir, `${name}_bg.wasm`)];
 }
 
 const sizes = (file) => {

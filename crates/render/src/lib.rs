@@ -1009,3 +1009,6 @@ fn model_path(value: &Value) -> Option<&str> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

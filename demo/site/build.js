@@ -1,0 +1,128 @@
+// The Build view: replays a recorded model answer (answer.md) at model speed
+// through the streaming parser, shows each block as the parser sees it (the
+// healed view of the open block, committed surface components, refused lines,
+// the ghost of the line being written), renders the preview with the reference
+// renderer and merges it into place with the preview morph; once the answer is
+// complete, the validator checks the whole body.
+import initStream, { Stream } from '/npm/stream.js';
+import initValidator, { validateMarkdown } from '/npm/validator.js';
+import initMorph, { Preview } from '/npm/morph.js';
+import initRender, { renderSurface } from '/npm/render.js';
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  node.append(...children);
+  return node;
+};
+const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+// Just enough markdown for prose in the preview (the site's own markdown
+// pipeline renders real pages): headings, paragraphs, emphasis, code, links.
+const SAFE_LINK = /^(\/(?![\/\\])|#|https?:\/\/)/i;
+function inline(text) {
+  return esc(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[^\w*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
+    .replace(/~~([^~]+)~~/g, '<del>$1</del>')
+    .replace(/\[([^\]]*)\]\(([^)\s]*)\)/g, (_, label, href) => (SAFE_LINK.test(href) ? `<a href="${href}">${label}</a>` : label));
+}
+function prose(text) {
+  return text
+    .split(/\n{2,}/)
+    .filter((p) => p.trim())
+    .map((p) => {
+      const h = /^(#{1,6})\s+(.*)$/.exec(p.trim());
+      return h ? `<h${h[1].length}>${inline(h[2])}</h${h[1].length}>` : `<p>${inline(p)}</p>`;
+    })
+    .join('');
+}
+
+function previewHtml(doc) {
+  return doc.blocks
+    .map((block, i) => {
+      const key = `block-${i}`;
+      let inner;
+      if (block.kind === 'prose') inner = prose(block.healed ?? block.text);
+      else if (block.kind === 'code') inner = `<pre><code>${esc(block.text.replace(/^.*\n/, '').replace(/\n[`~]{3,}\s*$/, ''))}</code></pre>`;
+      else if (block.kind === 'directive') inner = `<div class="placeholder">${esc(block.name ?? 'directive')}${block.complete ? '' : ' (being written)'}</div>`;
+      else if (block.kind === 'surface') {
+        const surface = { id: block.id, kind: 'surface', catalog: block.catalog, components: block.components, data: block.data ?? {} };
+        const hasRoot = block.components.some((c) => c.id === 'root');
+        if (!hasRoot) inner = `<div class="placeholder">Surface “${esc(block.id ?? '')}”: ${block.components.length} components held until root arrives</div>`;
+        else {
+          const out = JSON.parse(renderSurface(JSON.stringify(surface)));
+          inner = out.html ?? `<div class="placeholder">Surface “${esc(block.id)}” not rendered: ${esc(out.issues.map((i) => `${i.code} at ${i.path}`).join(', '))}</div>`;
+        }
+      } else inner = '';
+      return `<section data-section-id="${key}">${inner}</section>`;
+    })
+    .join('');
+}
+
+// The stream panel: one entry per block, updated from the parser's document.
+function showBlocks(doc) {
+  const list = $('blocks');
+  list.replaceChildren(
+    ...doc.blocks.map((block) => {
+      const head = `${block.kind}${block.lang ? ` (${block.lang})` : ''}${block.id ? ` “${block.id}”` : ''}${block.name ? ` ${block.name}` : ''}${block.complete ? '' : ' · open'}`;
+      const node = el('div', { class: `block${block.complete ? '' : ' open'}` }, el('strong', {}, head), '\n');
+      if (block.kind === 'surface') {
+        node.append(`${block.components.length} committed: ${block.components.map((c) => c.id).join(', ')}\n`);
+        for (const r of block.refused) node.append(el('div', { class: 'refused' }, `line ${r.line} refused: ${r.code}: ${r.message}`));
+        if (block.ghost) node.append(el('div', { class: 'ghost' }, `ghost (unvalidated): ${JSON.stringify(block.ghost)}`));
+      } else if (block.healed !== undefined && block.healed !== block.text) {
+        // Show what healing added for display, marked; the stored text is unchanged.
+        const text = block.text.slice(-160);
+        node.append(text, el('span', { class: 'heal', title: 'added by healing, for display only' }, block.healed.slice(block.text.length)));
+      } else node.append(block.text.slice(-160));
+      return node;
+    }),
+  );
+}
+
+function showIssues(issues) {
+  const box = $('issues');
+  box.replaceChildren(
+    el('p', {}, `validateMarkdown: ${issues.length} issue${issues.length === 1 ? '' : 's'} in the finished answer.`),
+    ...issues.map((i) => el('div', { class: i.severity === 'error' ? 'refused' : '' }, `${i.severity} ${i.code} at ${i.path}${i.line ? ` (line ${i.line})` : ''}: ${i.message}`)),
+  );
+}
+
+await Promise.all([initStream(), initValidator(), initMorph(), initRender()]);
+const answer = await (await fetch('/answer.md')).text();
+const preview = new Preview($('preview'), { outline: 800, follow: true });
+let timer = null;
+
+function replay() {
+  clearTimeout(timer);
+  $('issues').replaceChildren(el('p', {}, 'Runs on the whole answer once it is complete.'));
+  const stream = new Stream('markdown');
+  let at = 0;
+  const step = () => {
+    // About 60 characters a second, like a model writing; --fast for tests.
+    const size = $('fast').checked ? 400 : 3 + Math.floor(Math.random() * 6);
+    stream.push(answer.slice(at, at + size));
+    at += size;
+    const doc = JSON.parse(at >= answer.length ? stream.finish() : stream.document());
+    showBlocks(doc);
+    preview.update(previewHtml(doc));
+    $('progress').textContent = `${Math.min(at, answer.length)} / ${answer.length} characters`;
+    if (at < answer.length) timer = setTimeout(step, $('fast').checked ? 5 : 90);
+    else {
+      preview.flush();
+      showIssues(JSON.parse(validateMarkdown(answer)));
+      stream.free();
+      document.body.dataset.replayed = 'true';
+    }
+  };
+  delete document.body.dataset.replayed;
+  step();
+}
+
+$('replay').disabled = false;
+$('replay').addEventListener('click', replay);
+if (new URLSearchParams(location.search).has('fast')) $('fast').checked = true;
+replay();

@@ -1,0 +1,2 @@
+export { default } from './studio.js';
+export { renderSurface, renderMarkdown } from './dist/studio/studio.js';
