@@ -760,7 +760,50 @@ async fn updates_in_a_burst_coalesce_and_the_latest_wins() {
     sleep(400).await;
     assert_eq!(runs.borrow().len(), 2, "the other nine became one morph");
     assert_eq!(live.text_content().unwrap(), "9");
+    let reported: Vec<Vec<String>> = runs.borrow().iter().map(|(_, k)| k.clone()).collect();
+    assert_eq!(reported, vec![vec!["a".to_string()], vec!["a".to_string()]]);
     live.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_preview_outlines_what_changed_and_follows_it() {
+    let live = mount("");
+    let filler: String = (0..30)
+        .map(|i| format!(r#"<div style="height:100px">{i}</div>"#))
+        .collect();
+    let page = |text: &str| {
+        JsString::from(format!(
+            r#"<section data-section-id="top"><p>top</p></section>{filler}<section data-section-id="end"><p id="pv-end">{text}</p></section>"#
+        ))
+    };
+    let (runs, on_morph) = recorder();
+    let opts = options(&[
+        ("outline", 150.into()),
+        ("follow", true.into()),
+        ("onMorph", on_morph),
+    ]);
+    let preview = Preview::new(live.clone(), opts);
+    preview.update(page("a"));
+    sleep(250).await; // the first render's outlines (all of it) fade
+    let win = web_sys::window().unwrap();
+    win.scroll_to_with_x_and_y(0.0, 0.0);
+    preview.update(page("b"));
+    preview.flush(); // in case the update had to wait its turn
+    let last = runs.borrow().last().map(|(_, k)| k.clone());
+    assert_eq!(last, Some(vec!["end".to_string()]));
+    let end: Element = by_id("pv-end");
+    assert!(end.has_attribute(OUTLINE_ATTRIBUTE));
+    assert!(!live
+        .first_element_child()
+        .unwrap()
+        .has_attribute(OUTLINE_ATTRIBUTE));
+    let rect = end.get_bounding_client_rect();
+    let height = win.inner_height().unwrap().as_f64().unwrap();
+    assert!(rect.top() >= 0.0 && rect.bottom() <= height + 1.0);
+    sleep(300).await;
+    assert!(!end.has_attribute(OUTLINE_ATTRIBUTE));
+    live.remove();
+    win.scroll_to_with_x_and_y(0.0, 0.0);
 }
 
 #[wasm_bindgen_test]
