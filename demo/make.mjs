@@ -29,7 +29,7 @@ function render(file) {
 
 const manifestFile = join(root, 'dist/site/manifest.json');
 const manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : null;
-const npmPart = (name) => existsSync(join(root, `npm/dist/${name}/${name}_bg.wasm`));
+const npmModule = (name) => existsSync(join(root, `npm/dist/${name}/${name}_bg.wasm`));
 
 // The article: surfaces rendered by the reference renderer, hydrated by the runtime.
 let article = readFileSync(join(root, 'demo/site/article.html'), 'utf8');
@@ -45,9 +45,9 @@ writeFileSync(join(out, 'article.html'), article);
 const parts = [
   ['Interaction runtime', 'crates/interaction-runtime', manifest ? `landed: /_cloudhal/${manifest['surface.js']}` : null, 'hydrates the article page'],
   ['Reference renderer', 'surfaces render', renderError ? null : 'landed', 'renders the article surfaces on the server side'],
-  ['Validator', 'crates/validator-wasm', npmPart('validator') ? 'landed: npm ./validator' : null, 'checks what the Build view replays'],
-  ['Streaming parser', 'crates/streaming-parser', npmPart('stream') ? 'landed: npm ./stream' : null, 'heals prose, commits surface lines, shows ghosts'],
-  ['Preview morph', 'crates/morph', npmPart('morph') ? 'landed: npm ./morph' : null, 'merges each render into the live preview'],
+  ['Validator', 'crates/validator-wasm', npmModule('studio') ? 'landed: npm ./validator' : null, 'checks what the Build view replays'],
+  ['Streaming parser', 'crates/streaming-parser', npmModule('studio') ? 'landed: npm ./stream' : null, 'heals prose, commits surface lines, shows ghosts'],
+  ['Preview morph', 'crates/morph', npmModule('morph') ? 'landed: npm ./morph' : null, 'merges each render into the live preview'],
 ];
 const rows = parts
   .map(([name, where, status, role]) => `<tr><td>${escape(name)}<br><code>${escape(where)}</code></td><td class="${status ? 'landed' : 'missing'}">${escape(status ?? 'not there yet')}</td><td>${escape(role)}</td></tr>`)

@@ -1,0 +1,97 @@
+// The demo, as a person uses it: the parts page, the published article
+// hydrated by the runtime from its hashed file under the documented CSP, and
+// the Build page replaying the recorded answer through the stream, the
+// validator, the renderer and the morph. Run after scripts/build.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, startServer, PAGE_CSP } from './harness.mjs';
+
+let browser, site;
+before(async () => {
+  browser = await launch();
+  site = await startServer();
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+test('the parts page says every part has landed', async () => {
+  const { page } = await openPage(browser, `${site.origin}/`);
+  const statuses = await page.$$eval('.status td:nth-child(2)', (cells) => cells.map((c) => c.textContent));
+  assert.equal(statuses.length, 5);
+  for (const s of statuses) assert.match(s, /^landed/);
+  await page.close();
+});
+
+test('the article is served under the documented CSP and loads the hashed runtime', async () => {
+  const response = await fetch(`${site.origin}/article.html`);
+  assert.equal(response.headers.get('content-security-policy'), PAGE_CSP);
+  const html = await response.text();
+  const src = /<script type="module" src="(\/_cloudhal\/surface\.[0-9a-f]{10}\.js)">/.exec(html)?.[1];
+  assert.ok(src, 'a hashed runtime script tag');
+  const wasm = (await (await fetch(`${site.origin}${src}`)).text()).match(/surface\.[0-9a-f]{10}\.wasm/)?.[0];
+  assert.ok(wasm, 'the loader names its hashed wasm');
+  assert.equal((await fetch(`${site.origin}/_cloudhal/${wasm}`)).headers.get('content-type'), 'application/wasm');
+});
+
+test('the article comes alive: pricing toggle, seat slider, increment, checks, tabs, FAQ', async () => {
+  const { page, consoleMessages, errors } = await openPage(browser, `${site.origin}/article.html`);
+  const price = (which) => page.locator(`[data-ch-surface="pricing"] .ch-stat-value >> nth=${which}`);
+  // de-DE formatting through Intl replaces the server's en-US rendering.
+  await page.waitForFunction(() => document.querySelector('[data-ch-surface="pricing"] .ch-stat-value').textContent.includes('9,00'));
+  assert.equal(await price(0).isVisible(), true);
+  assert.equal(await price(1).isVisible(), false);
+
+  await page.getByLabel('yearly').check();
+  assert.equal(await price(0).isVisible(), false);
+  assert.equal(await price(1).isVisible(), true);
+  assert.match(await price(1).textContent(), /90,00\s€/);
+
+  const seats = page.locator('[data-ch-surface="pricing"] input[type=range]');
+  await seats.fill('1');
+  assert.equal(await page.locator('[data-ch-surface="pricing"] p.ch-text').textContent(), '1 seat');
+  await page.getByRole('button', { name: 'Add a seat' }).click();
+  assert.equal(await page.locator('[data-ch-surface="pricing"] p.ch-text').textContent(), '2 seats');
+  assert.equal(await seats.inputValue(), '2');
+
+  const email = page.getByLabel('Email');
+  await email.fill('not-an-address');
+  assert.equal(await email.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#signup-email-msg').textContent(), 'That is not an email address');
+  await email.fill('reader@example.com');
+  assert.notEqual(await email.getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.locator('#signup-email-msg').textContent(), '');
+
+  // Native patterns, no script needed: radio tabs and <details>.
+  assert.equal(await page.getByText('Each line is validated').isVisible(), false);
+  await page.locator('label[for="tour-root-1"]').click();
+  assert.equal(await page.getByText('Each line is validated').isVisible(), true);
+  await page.getByText('Can I change plans later?').click();
+  assert.equal(await page.getByText('Switch between monthly and yearly').isVisible(), true);
+
+  assert.deepEqual(errors, []);
+  assert.deepEqual(consoleMessages.filter((m) => m.type === 'error' || m.type === 'warning'), []);
+  await page.close();
+});
+
+test('the Build page streams the recorded answer: healed prose, ghosts, refusals, live preview, validation', async () => {
+  const { page, errors } = await openPage(browser, `${site.origin}/build.html`);
+  // At model speed, the open block is healed and the line being written shows as a ghost.
+  await page.waitForSelector('#blocks .heal', { timeout: 20000 });
+  await page.waitForSelector('#blocks .ghost', { timeout: 60000 });
+  assert.match(await page.locator('#blocks .ghost').first().textContent(), /ghost \(unvalidated\)/);
+  // Then switch to fast and replay to the end.
+  await page.check('#fast');
+  await page.click('#replay');
+  await page.waitForSelector('body[data-replayed]', { timeout: 60000 });
+  assert.match(await page.locator('#blocks .refused').textContent(), /^line 12 refused: invalid_id/);
+  const preview = page.locator('#preview');
+  assert.equal(await preview.locator('[data-ch-surface="pricing"] h2').textContent(), 'Plans and pricing');
+  assert.equal(await preview.locator('[data-section-id]').count() > 4, true);
+  const issues = await page.locator('#issues').textContent();
+  assert.match(issues, /2 issues/);
+  assert.match(issues, /invalid_id at \/components\/5\/id \(line 12\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
