@@ -790,7 +790,7 @@ fn add_json_size(value: &Value, size: &mut usize, limit: usize) -> bool {
     *size += match value {
         Value::Null | Value::Bool(true) => 4,
         Value::Bool(false) => 5,
-        Value::Number(n) => n.to_string().len(),
+        Value::Number(n) => number_size(n),
         Value::String(s) => string_size(s),
         Value::Array(items) => {
             *size += 1 + items.len().saturating_sub(1);
@@ -813,6 +813,34 @@ fn add_json_size(value: &Value, size: &mut usize, limit: usize) -> bool {
         }
     };
     *size <= limit
+}
+
+/// A number's size as serde_json writes it, without building the text.
+fn number_size(n: &serde_json::Number) -> usize {
+    let digits = |mut v: u64| {
+        let mut count = 1;
+        while v >= 10 {
+            v /= 10;
+            count += 1;
+        }
+        count
+    };
+    if let Some(v) = n.as_u64() {
+        return digits(v);
+    }
+    if let Some(v) = n.as_i64() {
+        return 1 + digits(v.unsigned_abs());
+    }
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = std::fmt::Write::write_fmt(&mut count, format_args!("{n}"));
+    count.0
 }
 
 /// A JSON string's size with its quotes and escapes.
@@ -912,7 +940,23 @@ mod tests {
             json!(null),
             json!([]),
             json!({}),
-            json!([true, false, null, 1, -2.5, 1e300, 18446744073709551615u64]),
+            json!([
+                true,
+                false,
+                null,
+                1,
+                0,
+                -7,
+                10,
+                99,
+                100,
+                -2.5,
+                1e300,
+                0.1,
+                1.5e-7,
+                18446744073709551615u64,
+                -9223372036854775808i64
+            ]),
             json!({"a\"\\\n\u{1}\u{7f}é🙂": ["x", {"": {}}], "b": "\t\r\u{8}\u{c}\u{1f}"}),
         ] {
             let exact = v.to_string().len();
