@@ -176,10 +176,12 @@ fn evaluate_level<V: JsonView>(condition: &V, data: &V, level: usize) -> Option<
         Kind::Object if condition.len() == 1 => {}
         _ => return None,
     }
-    let keys = condition.keys();
-    let op = keys.first()?;
-    let arg = condition.get(op)?;
-    match op.as_str() {
+    // The one key, found by asking for each operator (no key list to build):
+    // a key that is no operator finds nothing.
+    let (op, arg) = OPERATORS
+        .iter()
+        .find_map(|op| Some((*op, condition.get(op)?)))?;
+    match op {
         "path" => {
             let path = arg.as_str()?;
             pointer::check(&path).ok()?;
@@ -191,7 +193,7 @@ fn evaluate_level<V: JsonView>(condition: &V, data: &V, level: usize) -> Option<
             }
             let a = operand(&arg.index(0)?, data)?;
             let b = operand(&arg.index(1)?, data)?;
-            Some(match op.as_str() {
+            Some(match op {
                 "eq" => equal(&a, &b),
                 "ne" => !equal(&a, &b),
                 "gt" => compare(&a, &b) == Some(core::cmp::Ordering::Greater),

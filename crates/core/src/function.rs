@@ -19,6 +19,7 @@ use crate::problem::Findings;
 use crate::view::{JsonView, Kind};
 use alloc::borrow::Cow;
 use alloc::string::String;
+use core::cell::Cell;
 
 /// How deep calls nest; the outermost call is level 1.
 pub const MAX_NESTING: usize = 4;
@@ -463,22 +464,21 @@ fn char_count(text: &str) -> usize {
     text.bytes().filter(|b| (*b as i8) >= -0x40).count()
 }
 
-/// Unicode `White_Space` (what `char::is_whitespace` tests), spelled out so
-/// the wasm builds carry no Unicode table.
-fn is_white_space(c: char) -> bool {
+/// Whether `bytes` (UTF-8) starts with a Unicode `White_Space` character
+/// (what `char::is_whitespace` tests), spelled out so the wasm builds carry
+/// no Unicode table and no character decoding.
+fn starts_with_white_space(bytes: &[u8]) -> bool {
+    // The UTF-8 encodings of U+0009..U+000D, U+0020, U+0085, U+00A0,
+    // U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
+    // A continuation byte starts none of them, so any offset may be tested.
     matches!(
-        c,
-        '\t'..='\r'
-            | ' '
-            | '\u{85}'
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
+        bytes,
+        [b'\t'..=b'\r' | b' ', ..]
+            | [0xC2, 0x85 | 0xA0, ..]
+            | [0xE1, 0x9A, 0x80, ..]
+            | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
+            | [0xE2, 0x81, 0x9F, ..]
+            | [0xE3, 0x80, 0x80, ..]
     )
 }
 
@@ -513,21 +513,31 @@ fn replace_count(text: String, count: impl FnOnce() -> String) -> String {
 /// assert!(is_email("ada@example.com"));
 /// assert!(!is_email("ada@example."));
 /// ```
+// `iter().any` rather than `contains`: a byte `contains` links a 400-byte
+// `memchr` into the wasm runtime, for strings of at most 254 characters.
+#[allow(clippy::manual_contains)]
 pub fn is_email(text: &str) -> bool {
-    if char_count(text) > 254 || text.chars().any(is_white_space) {
-        return false;
-    }
+    // One byte loop (no `split`, no character decoding): `@` and `.` are ASCII.
     let bytes = text.as_bytes();
-    let Some(at) = bytes.iter().position(|b| *b == b'@') else {
-        return false;
-    };
-    let local = bytes.get(..at).unwrap_or_default();
-    let domain = bytes.get(at + 1..).unwrap_or_default();
-    if domain.contains(&b'@') {
-        return false;
+    let mut ats = 0;
+    let mut local = 0;
+    let mut rest = bytes;
+    while let [b, tail @ ..] = rest {
+        if starts_with_white_space(rest) {
+            return false;
+        }
+        if *b == b'@' {
+            ats += 1;
+        } else if ats == 0 {
+            local += 1;
+        }
+        rest = tail;
     }
-    !local.is_empty()
-        && domain.contains(&b'.')
+    let domain = bytes.get(local + 1..).unwrap_or_default();
+    ats == 1
+        && local > 0
+        && char_count(text) <= 254
+        && domain.iter().any(|b| *b == b'.')
         && domain.first() != Some(&b'.')
         && domain.last() != Some(&b'.')
 }
@@ -813,37 +823,37 @@ fn read<V: JsonView, H: Host + ?Sized>(
 }
 
 /// The arguments of one call, read lazily: a function evaluates only the
-/// arguments it uses. Each reader gives `None` when the argument is present
-/// but does not evaluate (the call then gives nothing), else `Some` of what
-/// it holds, if anything. The readers are not inlined, so one copy serves
-/// every function (this keeps the runtime's wasm small).
+/// arguments it uses. A reader gives what the argument holds, if anything;
+/// an argument that is present but does not evaluate marks the call as
+/// `failed` (it then gives nothing), so the readers return flat options.
+/// They are not inlined: one copy serves every function (this keeps the
+/// runtime's wasm small).
 struct Args<'a, V, H: ?Sized> {
     args: &'a V,
     data: &'a V,
     host: &'a H,
     level: usize,
+    failed: Cell<bool>,
 }
 
 impl<V: JsonView, H: Host + ?Sized> Args<'_, V, H> {
     #[inline(never)]
-    fn value(&self, name: &str) -> Option<Option<Value<V>>> {
-        match self.args.get(name) {
-            Some(v) => read(&v, self.data, self.host, self.level).map(Some),
-            None => Some(None),
+    fn value(&self, name: &str) -> Option<Value<V>> {
+        let read = read(&self.args.get(name)?, self.data, self.host, self.level);
+        if read.is_none() {
+            self.failed.set(true);
         }
+        read
     }
 
     #[inline(never)]
-    fn number(&self, name: &str) -> Option<Option<f64>> {
-        Some(self.value(name)?.and_then(|v| v.as_f64()))
+    fn number(&self, name: &str) -> Option<f64> {
+        self.value(name)?.as_f64()
     }
 
     #[inline(never)]
-    fn text(&self, name: &str) -> Option<Option<String>> {
-        Some(
-            self.value(name)?
-                .and_then(|v| v.as_text().map(Cow::into_owned)),
-        )
+    fn text(&self, name: &str) -> Option<String> {
+        self.value(name)?.as_text().map(Cow::into_owned)
     }
 }
 
@@ -868,14 +878,15 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
         data,
         host,
         level,
+        failed: Cell::new(false),
     };
-    let value = a.value("value")?;
+    let value = a.value("value");
     let number = value.as_ref().and_then(Value::as_f64);
-    let locale = a.text("locale")?;
+    let locale = a.text("locale");
     let locale = locale.as_deref().filter(|l| is_locale(l));
-    Some(match spec.name {
+    let result = match spec.name {
         "formatDate" => {
-            let style = a.text("style")?;
+            let style = a.text("style");
             let style = style
                 .as_deref()
                 .map_or(Some(DateStyle::Medium), DateStyle::from_name)?;
@@ -891,17 +902,15 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             })
         }
         "formatNumber" => {
-            let digits = |name: &str| -> Option<Option<u32>> {
-                Some(
-                    a.number(name)?
-                        .filter(|n| (0.0..=100.0).contains(n))
-                        .map(|n| n as u32),
-                )
+            let digits = |name: &str| -> Option<u32> {
+                a.number(name)
+                    .filter(|n| (0.0..=100.0).contains(n))
+                    .map(|n| n as u32)
             };
             let options = NumberOptions {
-                min_fraction: digits("minimumFractionDigits")?,
-                max_fraction: digits("maximumFractionDigits")?,
-                percent: a.text("style")?.as_deref() == Some("percent"),
+                min_fraction: digits("minimumFractionDigits"),
+                max_fraction: digits("maximumFractionDigits"),
+                percent: a.text("style").as_deref() == Some("percent"),
             };
             Value::Text(
                 number
@@ -912,7 +921,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
         }
         "formatCurrency" => {
             let currency = a
-                .text("currency")?
+                .text("currency")
                 .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
             Value::Text(match (number.filter(|n| n.is_finite()), currency) {
                 (Some(n), Some(c)) => host.format_currency(n, &c.to_ascii_uppercase(), locale),
@@ -920,12 +929,12 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             })
         }
         "pluralize" => {
-            let count = a.number("count")?.unwrap_or(0.0);
-            let zero = a.text("zero")?;
+            let count = a.number("count").unwrap_or(0.0);
+            let zero = a.text("zero");
             let chosen = match zero {
                 Some(z) if count == 0.0 => z,
-                _ if host.plural_is_one(count, locale) => a.text("one")?.unwrap_or_default(),
-                _ => a.text("other")?.unwrap_or_default(),
+                _ if host.plural_is_one(count, locale) => a.text("one").unwrap_or_default(),
+                _ => a.text("other").unwrap_or_default(),
             };
             Value::Text(replace_count(chosen, || host.number_to_string(count)))
         }
@@ -948,7 +957,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             } else {
                 "max"
             };
-            let bound = a.number(key)??;
+            let bound = a.number(key)?;
             let len = value.map_or(0, |v| v.length()) as f64;
             Value::Bool(if key == "min" {
                 len >= bound
@@ -963,13 +972,14 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                 .is_some_and(|t| is_email(&t)),
         ),
         _ => {
-            let min = a.number("min")?;
-            let max = a.number("max")?;
+            let min = a.number("min");
+            let max = a.number("max");
             Value::Bool(number.is_some_and(|n| {
                 !n.is_nan() && min.map_or(true, |m| n >= m) && max.map_or(true, |m| n <= m)
             }))
         }
-    })
+    };
+    (!a.failed.get()).then_some(result)
 }
 
 // ---------------------------------------------------------------- native host

@@ -312,12 +312,27 @@ fn validation_functions() {
 
 #[test]
 fn email_rule() {
-    for ok in ["a@b.c", "first.last+tag@sub.example.org"] {
+    let wide = ["é@", &"ü".repeat(249), ".de"].concat(); // 254 characters, 504 bytes
+    for ok in ["a@b.c", "first.last+tag@sub.example.org", "é@ü.de", &wide] {
         assert!(is_email(ok), "{ok}");
     }
     let long = ["a@", &"b".repeat(250), ".com"].concat();
     for bad in [
-        "", "a", "@b.c", "a@b", "a@.b", "a@b.", "a@@b.c", "a@b@c.d", "a b@c.d", "a@b.c\n", &long,
+        "",
+        "a",
+        "@b.c",
+        "a@b",
+        "a@.b",
+        "a@b.",
+        "a@@b.c",
+        "a@b@c.d",
+        "a b@c.d",
+        "a@b.c\n",
+        &long,
+        "a\u{a0}b@c.d",
+        "a@b.c\u{3000}",
+        "a@b\u{2028}.c",
+        &[&wide, "x"].concat(),
     ] {
         assert!(!is_email(bad), "{bad}");
     }
@@ -466,7 +481,12 @@ fn byte_level_text_rules_match_the_standard_library() {
     // The size-motivated byte loops give what `chars().count()`,
     // `char::is_whitespace` and `str::replace` give.
     for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
-        assert_eq!(is_white_space(c), c.is_whitespace(), "{c:?}");
+        let mut buf = [0u8; 4];
+        let encoded = c.encode_utf8(&mut buf).as_bytes();
+        assert_eq!(starts_with_white_space(encoded), c.is_whitespace(), "{c:?}");
+        for i in 1..encoded.len() {
+            assert!(!starts_with_white_space(&encoded[i..]), "{c:?} at {i}");
+        }
     }
     for text in ["", "abc", "é", "日本語 ok", "🙂🙂", "a\u{300}"] {
         assert_eq!(char_count(text), text.chars().count(), "{text}");
