@@ -180,7 +180,10 @@ fn check_field(
             ),
         },
         "text" | "title" => {
-            if value.is_string() || function::is_dynamic(&value) {
+            // copy's text may be any literal a person can read (a number too).
+            let literal =
+                value.is_string() || (name == "copy" && (value.is_number() || value.is_boolean()));
+            if literal || function::is_dynamic(&value) {
                 let mut found = Findings::default();
                 function::check_value(&value, at, &mut found);
                 out.absorb(found);
