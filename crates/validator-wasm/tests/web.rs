@@ -206,3 +206,29 @@ fn a_draft_applies_operations_in_memory() {
     assert_eq!(draft.issues(), "[]");
     assert!(Draft::new("{", None).is_err());
 }
+
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+export function surfaceWithLoneSurrogate() {
+  return '{\"components\":[{\"id\":\"root\",\"component\":\"Stack\",\"children\":[\"t\"]},' +
+    '{\"id\":\"t\",\"component\":\"Heading\",\"props\":{\"text\":\"a\\uD800b\\\\u0000c\"}}]}';
+}
+export function escapedLoneSurrogate() {
+  return '{\"components\":[],\"data\":{\"x\":\"\\\\uDC00\"}}';
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = surfaceWithLoneSurrogate)]
+    fn surface_with_lone_surrogate() -> String;
+    #[wasm_bindgen(js_name = escapedLoneSurrogate)]
+    fn escaped_lone_surrogate() -> String;
+}
+
+#[wasm_bindgen_test]
+fn strings_from_js_with_lone_surrogates_and_nul_do_not_break_anything() {
+    // The raw surrogate arrives as U+FFFD; an escaped NUL is an ordinary character.
+    let text = surface_with_lone_surrogate();
+    assert!(text.contains('\u{fffd}') && text.contains("\\u0000"), "{text}");
+    assert_eq!(validate(&text, None).unwrap_or_default(), "[]");
+    // An escaped lone surrogate is not valid JSON text: an issue, no panic.
+    let out = parse(&validate(&escaped_lone_surrogate(), None).unwrap_or_default());
+    assert_eq!(out[0]["code"], "invalid_json");
+}
