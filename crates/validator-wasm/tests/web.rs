@@ -226,7 +226,10 @@ extern "C" {
 fn strings_from_js_with_lone_surrogates_and_nul_do_not_break_anything() {
     // The raw surrogate arrives as U+FFFD; an escaped NUL is an ordinary character.
     let text = surface_with_lone_surrogate();
-    assert!(text.contains('\u{fffd}') && text.contains("\\u0000"), "{text}");
+    assert!(
+        text.contains('\u{fffd}') && text.contains("\\u0000"),
+        "{text}"
+    );
     assert_eq!(validate(&text, None).unwrap_or_default(), "[]");
     // An escaped lone surrogate is not valid JSON text: an issue, no panic.
     let out = parse(&validate(&escaped_lone_surrogate(), None).unwrap_or_default());
