@@ -23,7 +23,9 @@ fn outcome(result: Result<String, Vec<validator_wasm::Issue>>) -> String {
 pub fn render_surface(surface: &str, catalog_json: Option<String>) -> Result<String, JsError> {
     let catalog = cached_catalog(catalog_json)?;
     Ok(outcome(
-        parse_document(surface).map_err(|issue| vec![issue]).and_then(|doc| surface_html(&doc, &catalog)),
+        parse_document(surface)
+            .map_err(|issue| vec![issue])
+            .and_then(|doc| surface_html(&doc, &catalog)),
     ))
 }
 
