@@ -43,8 +43,8 @@ extern "C" {
     fn name(this: &Raw) -> JsValue;
     #[wasm_bindgen(method, getter)]
     fn value(this: &Raw) -> JsValue;
-    #[wasm_bindgen(method, setter = innerHTML)]
-    fn set_inner_html(this: &Raw, html: &JsString);
+    #[wasm_bindgen(method, setter = innerHTML, catch)]
+    fn set_inner_html(this: &Raw, html: &JsString) -> Result<(), JsValue>;
     /// `outerHTML`, left a JS string.
     #[wasm_bindgen(method, getter = outerHTML)]
     pub(crate) fn outer_html(this: &Raw) -> JsString;
@@ -69,8 +69,8 @@ extern "C" {
     #[wasm_bindgen(method, js_name = get)]
     fn at(this: &Index, key: &JsValue) -> Option<u32>;
 
-    /// An `<input>` or `<textarea>`: its selection (null where the type
-    /// has none).
+    /// An `<input>` or `<textarea>`: its value and selection (null where
+    /// the type has none).
     type Field;
     #[wasm_bindgen(method, getter = selectionStart)]
     fn selection_start(this: &Field) -> Option<u32>;
@@ -78,6 +78,9 @@ extern "C" {
     fn selection_end(this: &Field) -> Option<u32>;
     #[wasm_bindgen(method, getter = selectionDirection)]
     fn selection_direction(this: &Field) -> Option<String>;
+    /// `value`: throws for a file input given anything but "".
+    #[wasm_bindgen(method, setter = value, catch)]
+    fn set_value(this: &Field, value: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(method, js_name = setSelectionRange, catch)]
     fn set_selection_range(this: &Field, start: u32, end: u32, dir: &str) -> Result<(), JsValue>;
 
@@ -131,7 +134,7 @@ pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
         // the live document would load images at once) and take its body.
         let inert = template.content().owner_document()?;
         let html_el = inert.create_element("html").ok()?;
-        raw(&html_el).set_inner_html(html);
+        raw(&html_el).set_inner_html(html).ok()?;
         html_el
             .query_selector("body")
             .ok()
@@ -142,7 +145,7 @@ pub fn parse(doc: &Document, html: &JsString) -> Option<Node> {
         // Parsed as a template (so table parts and the like survive), then
         // moved in one call into an element of the same inert document: an
         // element, unlike a fragment, can be an XPath context node.
-        raw(&template).set_inner_html(html);
+        raw(&template).set_inner_html(html).ok()?;
         let content = template.content();
         let root = content.owner_document()?.create_element("body").ok()?;
         root.append_with_node_1(&content).ok()?;
@@ -739,7 +742,8 @@ impl Morph<'_> {
             INPUT => {
                 let input: &HtmlInputElement = o.unchecked_ref();
                 if changed & VALUE != 0 {
-                    input.set_value(&n.get_attribute("value").unwrap_or_default());
+                    let field: &Field = o.unchecked_ref();
+                    let _ = field.set_value(&n.get_attribute("value").unwrap_or_default());
                 }
                 if changed & CHECKED != 0 {
                     input.set_checked(n.has_attribute("checked"));

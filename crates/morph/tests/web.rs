@@ -592,6 +592,27 @@ fn a_same_origin_iframe_document_is_morphed_in_place() {
     frame.remove();
 }
 
+#[wasm_bindgen_test]
+fn a_file_input_whose_default_changes_does_not_break_the_morph() {
+    let live = mount("");
+    morph(
+        &live,
+        r#"<input id="fl" type="file" value="a"><p>1</p>"#,
+        JsValue::UNDEFINED,
+    );
+    morph(
+        &live,
+        r#"<input id="fl" type="file" value="b"><p>2</p>"#,
+        JsValue::UNDEFINED,
+    );
+    assert_eq!(live.text_content().unwrap(), "2");
+    assert_eq!(
+        by_id::<Element>("fl").get_attribute("value").as_deref(),
+        Some("b")
+    );
+    live.remove();
+}
+
 // ---- outlines and following ----
 
 async fn sleep(ms: i32) {
