@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use js_sys::{Array, Function, JsString, Reflect};
+use js_sys::{Array, Function, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -31,6 +31,26 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const OPTIONS_TS: &str = r#"
+/** `morph`'s options (typed here; the parameter takes any object). */
+export interface MorphOptions {
+  /** Morph `target` itself instead of its children. */
+  outer?: boolean;
+  /** Milliseconds that changed elements carry `data-morph-changed` (0: none). */
+  outline?: number;
+  /** Scroll the last changed element into view. */
+  follow?: boolean;
+}
+/** `new Preview`'s options: `morph`'s (less `outer`) and the report. */
+export interface PreviewOptions {
+  outline?: number;
+  follow?: boolean;
+  /** Called after each morph with the `data-section-id`s that changed. */
+  onMorph?: (keys: string[]) => void;
+}
+"#;
+
 fn read_options(options: &JsValue) -> Options {
     let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
     Options {
@@ -49,8 +69,8 @@ fn read_options(options: &JsValue) -> Options {
 /// elements with `data-morph-changed`), `follow` (scroll the last changed
 /// element into view).
 #[wasm_bindgen]
-pub fn morph(target: &Element, html: &JsString, options: JsValue) {
-    let options = read_options(&options);
+pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
+    let options = read_options(&options.into());
     if let Some(doc) = target.owner_document() {
         if let Some(root) = live::parse(&doc, html) {
             live::morph(target, &root, &options);
@@ -82,7 +102,8 @@ pub struct Preview {
 #[wasm_bindgen]
 impl Preview {
     #[wasm_bindgen(constructor)]
-    pub fn new(target: Element, options: JsValue) -> Preview {
+    pub fn new(target: Element, options: Option<Object>) -> Preview {
+        let options: JsValue = options.into();
         let mut opts = read_options(&options);
         opts.outer = false;
         let on_morph = Reflect::get(&options, &"onMorph".into())

@@ -36,7 +36,7 @@ fn mount(html: &str) -> Element {
 
 /// The exported `morph`, from Rust text.
 fn morph(target: &Element, html: &str, options: JsValue) {
-    morph::morph(target, &JsString::from(html), options);
+    morph::morph(target, &JsString::from(html), options.dyn_into().ok());
 }
 
 fn by_id<T: JsCast>(id: &str) -> T {
@@ -772,7 +772,10 @@ fn sections(texts: &[(&str, &str)]) -> JsString {
 async fn updates_in_a_burst_coalesce_and_the_latest_wins() {
     let live = mount("");
     let (runs, on_morph) = recorder();
-    let preview = Preview::new(live.clone(), options(&[("onMorph", on_morph)]));
+    let preview = Preview::new(
+        live.clone(),
+        options(&[("onMorph", on_morph)]).dyn_into().ok(),
+    );
     for i in 0..10 {
         preview.update(sections(&[("a", &i.to_string())]));
     }
@@ -803,7 +806,7 @@ async fn the_preview_outlines_what_changed_and_follows_it() {
         ("follow", true.into()),
         ("onMorph", on_morph),
     ]);
-    let preview = Preview::new(live.clone(), opts);
+    let preview = Preview::new(live.clone(), opts.dyn_into().ok());
     preview.update(page("a"));
     sleep(250).await; // the first render's outlines (all of it) fade
     let win = web_sys::window().unwrap();
@@ -831,7 +834,10 @@ async fn the_preview_outlines_what_changed_and_follows_it() {
 async fn a_steady_stream_morphs_at_most_four_times_a_second() {
     let live = mount("");
     let (runs, on_morph) = recorder();
-    let preview = Preview::new(live.clone(), options(&[("onMorph", on_morph)]));
+    let preview = Preview::new(
+        live.clone(),
+        options(&[("onMorph", on_morph)]).dyn_into().ok(),
+    );
     let start = js_sys::Date::now();
     let mut i = 0;
     while js_sys::Date::now() - start < 1100.0 {
@@ -861,7 +867,7 @@ async fn a_steady_stream_morphs_at_most_four_times_a_second() {
 #[wasm_bindgen_test]
 fn unchanged_sections_are_skipped_and_changed_keys_reported() {
     let live = mount("");
-    let preview = Preview::new(live.clone(), JsValue::UNDEFINED);
+    let preview = Preview::new(live.clone(), None);
     preview.update(sections(&[("a", "1"), ("b", "1"), ("c", "1")]));
     let a = live.first_element_child().unwrap();
     let watch = observe(&a);
@@ -898,7 +904,7 @@ fn unchanged_sections_are_skipped_and_changed_keys_reported() {
 #[wasm_bindgen_test]
 fn a_whole_document_shows_its_body() {
     let live = mount("");
-    let preview = Preview::new(live.clone(), JsValue::UNDEFINED);
+    let preview = Preview::new(live.clone(), None);
     preview.update("<!doctype html><html><head><title>T</title></head><body><main data-section-id=\"m\">hi</main></body></html>".into());
     assert_eq!(live.inner_html(), r#"<main data-section-id="m">hi</main>"#);
     live.remove();
