@@ -85,9 +85,9 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, PointerError> {
     let mut rest = raw;
     while let Some(i) = at {
         out.push_str(rest.get(..i).unwrap_or_default());
-        out.push(match rest.as_bytes().get(i + 1) {
-            Some(b'0') => '~',
-            Some(b'1') => '/',
+        out.push_str(match rest.as_bytes().get(i + 1) {
+            Some(b'0') => "~",
+            Some(b'1') => "/",
             _ => return Err(PointerError::Invalid),
         });
         rest = rest.get(i + 2..).unwrap_or_default();
@@ -145,13 +145,15 @@ pub fn push_decimal(out: &mut String, mut n: usize) {
 /// Reads an RFC 6901 array index: decimal digits, no leading zero.
 pub fn array_index(segment: &str) -> Option<usize> {
     let bytes = segment.as_bytes();
-    if bytes.is_empty() || (bytes.len() > 1 && bytes[0] == b'0') {
+    if bytes.is_empty() || (bytes.len() > 1 && bytes.first() == Some(&b'0')) {
         return None;
     }
-    if !bytes.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    segment.parse().ok()
+    // Digits only, accumulated with overflow checks (what `str::parse`
+    // does, without its error type).
+    bytes.iter().try_fold(0usize, |n, b| {
+        let digit = b.checked_sub(b'0').filter(|d| *d < 10)?;
+        n.checked_mul(10)?.checked_add(usize::from(digit))
+    })
 }
 
 /// The value `pointer` addresses in `root`, or `None` when it does not
