@@ -41,18 +41,20 @@ const intl = (Kind, locale, options, value) => {
   }
 };
 // JSON.parse, then a depth-first walk into the module's builder.
+// Steps of `b` (src/wasm.rs): 0 null, 1 boolean, 2 number, 3 string, 4 key,
+// 5 open (0 array, 1 object), 6 close.
 const walk = (v) =>
   v === null
-    ? E.bn()
+    ? E.b(0)
     : v === !!v
-      ? E.bb(v)
+      ? E.b(1, v)
       : v === +v
-        ? E.bf(v)
+        ? E.b(2, v)
         : typeof v == "string"
-          ? E.bs(stage(v))
+          ? E.b(3, stage(v))
           : Array.isArray(v)
-            ? (E.bo(0), v.forEach(walk), E.bc())
-            : (E.bo(1), Object.keys(v).forEach((k) => (E.bk(stage(k)), walk(v[k]))), E.bc());
+            ? (E.b(5, 0), v.forEach(walk), E.b(6))
+            : (E.b(5, 1), Object.keys(v).forEach((k) => (E.b(4, stage(k)), walk(v[k]))), E.b(6));
 const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
 
 const imports = {
@@ -139,10 +141,7 @@ const start = async () => {
   } catch (err) {
     // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src: without
     // it the page keeps working as the server rendered it.
-    console.warn(
-      "surfaces: the interaction runtime did not start (" + err +
-        "). If the page's Content-Security-Policy refused WebAssembly, add 'wasm-unsafe-eval' to script-src: script-src 'self' 'wasm-unsafe-eval'.",
-    );
+    console.warn("surfaces: the runtime did not start (" + err + "); a CSP must allow script-src 'wasm-unsafe-eval'");
     return;
   }
   E.h();

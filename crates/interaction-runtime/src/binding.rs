@@ -62,13 +62,14 @@ pub fn attr_rule(name: &str) -> Option<AttrRule> {
         "disabled" => Some(AttrRule::Disabled),
         "href" => Some(AttrRule::Href),
         _ => {
-            let rest = name
-                .strip_prefix("aria-")
-                .or_else(|| name.strip_prefix("data-"))?;
-            let ok = !rest.is_empty()
+            let bytes = name.as_bytes();
+            let prefixed = bytes.starts_with(b"aria-") || bytes.starts_with(b"data-");
+            let rest = bytes.get(5..).unwrap_or_default();
+            let ok = prefixed
+                && !rest.is_empty()
                 && rest
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+                    .iter()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-');
             ok.then_some(AttrRule::Text)
         }
     }
@@ -129,15 +130,22 @@ pub fn overlaps(read: &str, written: &str) -> bool {
 }
 
 fn within(outer: &str, inner: &str) -> bool {
-    inner
-        .strip_prefix(outer)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    let (outer, inner) = (outer.as_bytes(), inner.as_bytes());
+    inner.starts_with(outer) && matches!(inner.get(outer.len()), None | Some(b'/'))
 }
 
 /// The ids named by an `aria-describedby` value; the runtime writes check
 /// messages into the first.
 pub fn first_id(ids: &str) -> Option<&str> {
-    ids.split_ascii_whitespace().next()
+    // A byte loop: `split_ascii_whitespace` costs the wasm a string splitter.
+    let bytes = ids.as_bytes();
+    let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = bytes.get(start..)?;
+    let len = rest
+        .iter()
+        .position(u8::is_ascii_whitespace)
+        .unwrap_or(rest.len());
+    ids.get(start..start + len)
 }
 
 #[cfg(test)]
@@ -236,5 +244,7 @@ mod tests {
     fn describedby_names_the_first_id() {
         assert_eq!(first_id("  msg other"), Some("msg"));
         assert_eq!(first_id(" "), None);
+        assert_eq!(first_id("only"), Some("only"));
+        assert_eq!(first_id("\tä-1\nb"), Some("ä-1"));
     }
 }

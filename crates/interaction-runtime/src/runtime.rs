@@ -121,12 +121,10 @@ impl Runtime {
     pub fn hydrate<P: Page>(page: &P) -> Runtime {
         let mut rt = Runtime::default();
         let surfaces = page.query(0, "[data-ch-surface]");
-        rt.grow(surfaces.end);
         // Innermost surfaces come last in document order: hydrate them first
         // so each element is claimed by the surface nearest to it.
         for s in surfaces.rev() {
             let script = page.query(s, ":scope>script[data-ch-state]");
-            rt.grow(script.end);
             let Some(state @ Value::Obj(_)) =
                 script.clone().next().and_then(|el| page.parse_content(el))
             else {
@@ -135,7 +133,6 @@ impl Runtime {
             let index = rt.surfaces.len();
             let start = rt.bindings.len();
             let elements = page.query(s, binding::SELECTOR);
-            rt.grow(elements.end);
             for el in elements {
                 rt.bind(page, index, el);
             }
@@ -152,9 +149,14 @@ impl Runtime {
         rt
     }
 
-    fn grow(&mut self, handles: Handle) {
-        self.elements
-            .resize_with(handles as usize, Element::default);
+    /// The entry of a bound element, made on first use (handles of
+    /// elements that bind nothing have none).
+    fn element(&mut self, el: Handle) -> Option<&mut Element> {
+        let i = el as usize;
+        if self.elements.len() <= i {
+            self.elements.resize_with(i + 1, Element::default);
+        }
+        self.elements.get_mut(i)
     }
 
     #[inline(never)]
@@ -194,7 +196,6 @@ impl Runtime {
                 let mut options = Vec::new();
                 if kind == ModelKind::Select {
                     let found = page.query(el, "option");
-                    self.grow(found.end);
                     for option in found {
                         options.push((option, self.literal(page, option)));
                     }
@@ -206,7 +207,7 @@ impl Runtime {
                     options,
                 };
                 let b = self.bindings.len();
-                if let Some(element) = self.elements.get_mut(el as usize) {
+                if let Some(element) = self.element(el) {
                     element.model = Some(b);
                 }
                 self.push(el, what);
@@ -218,13 +219,10 @@ impl Runtime {
                 .as_deref()
                 .and_then(binding::first_id)
                 .and_then(|id| page.by_id(id));
-            if let Some(m) = message {
-                self.grow(m + 1);
-            }
             self.push(el, What::Checks { list, message });
         }
         let action = expression("data-ch-action");
-        if let Some(element) = self.elements.get_mut(el as usize) {
+        if let Some(element) = self.element(el) {
             element.surface = surface;
             element.action = action;
         }
@@ -265,12 +263,20 @@ impl Runtime {
                 }
             }
             Event::Click => {
-                let Some(action) = element.action.clone() else {
+                // Lent out while it runs (no action reads another's), not cloned.
+                let Some(action) = self
+                    .elements
+                    .get_mut(el as usize)
+                    .and_then(|e| e.action.take())
+                else {
                     return false;
                 };
-                match action {
+                match &action {
                     Value::Arr(list) => list.iter().for_each(|a| self.run(page, surface, a)),
-                    one => self.run(page, surface, &one),
+                    one => self.run(page, surface, one),
+                }
+                if let Some(e) = self.elements.get_mut(el as usize) {
+                    e.action = Some(action);
                 }
             }
         }
@@ -317,35 +323,35 @@ impl Runtime {
         };
         let field = |name: &str| action.member(name);
         let text = |name: &str| field(name).map(|v| self.text(page, s, v));
-        let path = field("path").and_then(Value::str).map(String::from);
+        let path = field("path").and_then(Value::str);
         let number = |name: &str| field(name).and_then(Value::num);
         match field("action").and_then(Value::str).unwrap_or_default() {
             "set" => {
                 if let (Some(p), Some(v)) = (path, field("value")) {
                     let value = self.compute(page, s, v).unwrap_or(Value::Null);
-                    self.write(page, s, &p, value, None);
+                    self.write(page, s, p, value, None);
                 }
             }
             "toggle" => {
                 if let Some(p) = path {
-                    let on = matches!(surface.state.at(&p), Value::Bool(true));
-                    self.write(page, s, &p, Value::Bool(!on), None);
+                    let on = matches!(surface.state.at(p), Value::Bool(true));
+                    self.write(page, s, p, Value::Bool(!on), None);
                 }
             }
             "increment" => {
                 if let Some(p) = path {
                     let mut n =
-                        surface.state.at(&p).num().unwrap_or(0.0) + number("by").unwrap_or(1.0);
+                        surface.state.at(p).num().unwrap_or(0.0) + number("by").unwrap_or(1.0);
                     if let Some(max) = number("max") {
                         n = n.min(max);
                     }
                     if let Some(min) = number("min") {
                         n = n.max(min);
                     }
-                    self.write(page, s, &p, Value::Num(n), None);
+                    self.write(page, s, p, Value::Num(n), None);
                 }
             }
-            "reset" => self.reset(page, s, path.as_deref().unwrap_or("")),
+            "reset" => self.reset(page, s, path.unwrap_or("")),
             "navigate" => {
                 if let Some(h) = field("href")
                     .and_then(Value::str)

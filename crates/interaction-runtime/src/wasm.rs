@@ -240,42 +240,23 @@ pub extern "C" fn e(kind: u32, el: Handle) -> u32 {
     rt.event(&Browser, event, el) as u32
 }
 
-// The loader's walk over a `JSON.parse` result (see `Builder`).
-
-/// `null`.
-#[export_name = "bn"]
-pub extern "C" fn build_null() {
-    builder().value(Value::Null)
-}
-/// A boolean.
-#[export_name = "bb"]
-pub extern "C" fn build_bool(b: u32) {
-    builder().value(Value::Bool(b != 0))
-}
-/// A number.
-#[export_name = "bf"]
-pub extern "C" fn build_number(n: f64) {
-    builder().value(Value::Num(n))
-}
-/// The staged string, `len` bytes.
-#[export_name = "bs"]
-pub extern "C" fn build_string(len: i32) {
-    builder().value(Value::Str(take(len).unwrap_or_default()))
-}
-/// The staged key of the next member.
-#[export_name = "bk"]
-pub extern "C" fn build_key(len: i32) {
-    builder().key(take(len).unwrap_or_default())
-}
-/// Opens an array (0) or an object (1).
-#[export_name = "bo"]
-pub extern "C" fn build_open(object: u32) {
-    builder().open(object != 0)
-}
-/// Closes the innermost container.
-#[export_name = "bc"]
-pub extern "C" fn build_close() {
-    builder().close()
+/// One step of the loader's walk over a `JSON.parse` result (see
+/// `Builder`): `step` 0 `null`, 1 a boolean (`n` 0 or 1), 2 a number `n`,
+/// 3 the staged string (`n` bytes), 4 the staged key of the next member
+/// (`n` bytes), 5 opens an array (`n` 0) or an object (`n` 1), 6 closes the
+/// innermost container. One export instead of seven keeps the module small.
+#[no_mangle]
+pub extern "C" fn b(step: u32, n: f64) {
+    let b = builder();
+    match step {
+        0 => b.value(Value::Null),
+        1 => b.value(Value::Bool(n != 0.0)),
+        2 => b.value(Value::Num(n)),
+        3 => b.value(Value::Str(take(n as i32).unwrap_or_default())),
+        4 => b.key(take(n as i32).unwrap_or_default()),
+        5 => b.open(n != 0.0),
+        _ => b.close(),
+    }
 }
 
 #[panic_handler]
