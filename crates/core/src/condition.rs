@@ -177,30 +177,32 @@ fn evaluate_level<V: JsonView>(condition: &V, data: &V, level: usize) -> Option<
         _ => return None,
     }
     // The one key, found by asking for each operator (no key list to build):
-    // a key that is no operator finds nothing.
+    // a key that is no operator finds nothing. Matched by its place in
+    // OPERATORS (path, eq, ne, gt, lt, and, or, not), not by name again.
     let (op, arg) = OPERATORS
         .iter()
-        .find_map(|op| Some((*op, condition.get(op)?)))?;
+        .enumerate()
+        .find_map(|(i, op)| Some((i, condition.get(op)?)))?;
     match op {
-        "path" => {
+        0 => {
             let path = arg.as_str()?;
             pointer::check(&path).ok()?;
             Some(pointer::resolve(data, &path).is_some_and(|v| truthy(&v)))
         }
-        "eq" | "ne" | "gt" | "lt" => {
+        1..=4 => {
             if arg.kind() != Kind::Array || arg.len() != 2 {
                 return None;
             }
             let a = operand(&arg.index(0)?, data)?;
             let b = operand(&arg.index(1)?, data)?;
             Some(match op {
-                "eq" => equal(&a, &b),
-                "ne" => !equal(&a, &b),
-                "gt" => compare(&a, &b) == Some(core::cmp::Ordering::Greater),
+                1 => equal(&a, &b),
+                2 => !equal(&a, &b),
+                3 => compare(&a, &b) == Some(core::cmp::Ordering::Greater),
                 _ => compare(&a, &b) == Some(core::cmp::Ordering::Less),
             })
         }
-        "and" | "or" => {
+        5 | 6 => {
             if arg.kind() != Kind::Array
                 || arg.is_empty()
                 || arg.len() > MAX_OPERANDS
@@ -208,7 +210,7 @@ fn evaluate_level<V: JsonView>(condition: &V, data: &V, level: usize) -> Option<
             {
                 return None;
             }
-            let want_all = op == "and";
+            let want_all = op == 5;
             let mut result = want_all;
             // Evaluate every operand so an invalid one is never hidden by
             // short-circuiting: the verdict must not depend on the data.
@@ -222,13 +224,12 @@ fn evaluate_level<V: JsonView>(condition: &V, data: &V, level: usize) -> Option<
             }
             Some(result)
         }
-        "not" => {
+        _ => {
             if level >= MAX_DEPTH {
                 return None;
             }
             evaluate_level(&arg, data, level + 1).map(|b| !b)
         }
-        _ => None,
     }
 }
 
