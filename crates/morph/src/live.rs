@@ -240,13 +240,18 @@ struct Info {
 }
 
 /// A new node as matching sees it.
-struct Probe {
+struct Probe<'a> {
     kind: u16,
     /// `tagName` as a JS string (undefined for other nodes).
     tag: JsValue,
-    key: Option<u32>,
-    /// Whether its id set is not empty.
-    holds_keys: bool,
+    /// Its key and id set, if it has either.
+    facts: Option<&'a Info>,
+}
+
+impl Probe<'_> {
+    fn holds_keys(&self) -> bool {
+        self.facts.is_some_and(|f| !f.set.is_empty())
+    }
 }
 
 /// Where the preferred match search stands (idiomorph's `softMatch`).
@@ -518,33 +523,42 @@ impl Morph<'_> {
     fn find_best_match(&self, new: &Node, start: &Node, end: Option<&Node>) -> Option<Node> {
         let probe = self.probe(new);
         let mut soft = Soft::None;
-        let mut upcoming = new.next_sibling().map(|n| (self.probe(&n), n));
+        // The upcoming new sibling, read only once it is needed.
+        let mut upcoming: Option<Option<(Probe<'_>, Node)>> = None;
         let mut sibling_matches = 0;
         let mut cursor = Some(start.clone());
         while let Some(old) = cursor.filter(|c| Some(c) != end) {
-            if self.is_soft_match(&old, &probe) {
-                if self.is_id_set_match(&old, new) {
+            let facts = self.facts(&old);
+            if self.is_soft_match(&old, facts, &probe) {
+                let shared = facts
+                    .zip(probe.facts)
+                    .is_some_and(|(o, n)| o.set.intersects(&n.set));
+                if shared {
                     return Some(old);
                 }
-                if matches!(soft, Soft::None) && !self.holds_keys(&old) {
-                    if !probe.holds_keys {
+                if matches!(soft, Soft::None) && facts.map_or(true, |f| f.set.is_empty()) {
+                    if !probe.holds_keys() {
                         // No id set match can come: this one is final.
                         return Some(old);
                     }
                     soft = Soft::Found(old.clone());
                 }
             }
-            if matches!(soft, Soft::None)
-                && upcoming
+            if matches!(soft, Soft::None) {
+                let next =
+                    upcoming.get_or_insert_with(|| new.next_sibling().map(|n| (self.probe(&n), n)));
+                if next
                     .as_ref()
-                    .is_some_and(|(p, _)| self.is_soft_match(&old, p))
-            {
-                sibling_matches += 1;
-                upcoming = upcoming
-                    .and_then(|(_, n)| n.next_sibling())
-                    .map(|n| (self.probe(&n), n));
-                if sibling_matches >= 2 {
-                    soft = Soft::Blocked;
+                    .is_some_and(|(p, _)| self.is_soft_match(&old, facts, p))
+                {
+                    sibling_matches += 1;
+                    *next = next
+                        .take()
+                        .and_then(|(_, n)| n.next_sibling())
+                        .map(|n| (self.probe(&n), n));
+                    if sibling_matches >= 2 {
+                        soft = Soft::Blocked;
+                    }
                 }
             }
             // Looking past the focused element would move it: stop here.
@@ -560,17 +574,15 @@ impl Morph<'_> {
     }
 
     /// What matching needs to know of a new node, read once.
-    fn probe(&self, new: &Node) -> Probe {
+    fn probe(&self, new: &Node) -> Probe<'_> {
         let kind = new.node_type();
-        let facts = self.facts(new);
         Probe {
             kind,
             tag: match kind {
                 Node::ELEMENT_NODE => raw(new).tag(),
                 _ => JsValue::UNDEFINED,
             },
-            key: facts.and_then(|f| f.key),
-            holds_keys: facts.is_some_and(|f| !f.set.is_empty()),
+            facts: self.facts(new),
         }
     }
 
@@ -579,7 +591,7 @@ impl Morph<'_> {
     }
 
     /// Same node type and tag, and an old key (if any) equal to the new one.
-    fn is_soft_match(&self, old: &Node, new: &Probe) -> bool {
+    fn is_soft_match(&self, old: &Node, old_facts: Option<&Info>, new: &Probe) -> bool {
         let kind = old.node_type();
         if kind != new.kind {
             return false;
@@ -590,16 +602,9 @@ impl Morph<'_> {
         if raw(old).tag() != new.tag {
             return false;
         }
-        match self.facts(old).and_then(|f| f.key) {
+        match old_facts.and_then(|f| f.key) {
             None => true,
-            Some(k) => new.key == Some(k),
-        }
-    }
-
-    fn is_id_set_match(&self, old: &Node, new: &Node) -> bool {
-        match (self.facts(old), self.facts(new)) {
-            (Some(o), Some(n)) => o.set.intersects(&n.set),
-            _ => false,
+            Some(k) => new.facts.and_then(|f| f.key) == Some(k),
         }
     }
 
@@ -781,6 +786,9 @@ impl Morph<'_> {
     /// which form-state attributes changed. `open` on `<details>` and
     /// `<dialog>` is left to [`Self::morph_open`]; the outline stays.
     fn morph_attributes(&mut self, old: &Element, new: &Element, open_is_state: bool) -> u8 {
+        if !new.has_attributes() && !old.has_attributes() {
+            return 0;
+        }
         let mut changed = 0;
         let mut any = false;
         let attrs = new.attributes();
