@@ -1,6 +1,6 @@
 //! Native throughput of the markdown stream over the test corpus, fed whole
 //! and in 20-byte chunks: `cargo run --profile native -p streaming-parser
-//! --example throughput`.
+//! --example throughput [whole|chunks]`.
 
 use std::time::Instant;
 use streaming_parser::MarkdownStream;
@@ -20,7 +20,16 @@ fn main() {
     while text.len() < 8 * 1024 * 1024 {
         text.extend_from_slice(&corpus);
     }
+    let only = std::env::args().nth(1);
     for chunk in [usize::MAX, 20] {
+        let name = if chunk == usize::MAX {
+            "whole"
+        } else {
+            "chunks"
+        };
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let start = Instant::now();
         let mut stream = MarkdownStream::new();
         let mut changes = 0;

@@ -48,6 +48,9 @@ struct Point {
     escape: Option<usize>,
     /// The same for the text ending at `solid`.
     solid_escape: Option<usize>,
+    /// A literal delimiter run ends at `solid`: where it starts, and the
+    /// end of the last non-white character before it.
+    solid_inert: Option<(usize, usize)>,
 }
 
 /// An opener on the stack: where it starts and where it ends.
@@ -88,7 +91,10 @@ enum Mode {
 struct Run {
     ch: char,
     len: usize,
+    /// Where hiding the run starts (before literal runs just before it).
     start: Point,
+    /// Where the run itself starts.
+    at: usize,
     /// The character before the run.
     before: char,
     /// Whether the run began its line (after indentation).
@@ -126,6 +132,9 @@ pub struct Inline {
     bang: Option<usize>,
     /// Where the last backtick run inside a code span ended.
     tick_end: usize,
+    /// Where the last `]` that closed a bracket ends, and its opener: a view
+    /// ending there is `[text]` or `![alt]` waiting for its URL.
+    bracket_end: Option<(usize, Open)>,
     /// The last non-white character is an escaping backslash: the end of
     /// the last non-white character before it.
     solid_escape: Option<usize>,
@@ -152,10 +161,12 @@ impl Default for Inline {
                 setext: false,
                 escape: None,
                 solid_escape: None,
+                solid_inert: None,
             },
             bang: None,
             solid_escape: None,
             tick_end: 0,
+            bracket_end: None,
             inert: None,
         }
     }
@@ -284,6 +295,10 @@ impl Inline {
             setext: self.setext.is_some() && self.prev_line_text,
             escape: self.escaped.then_some(self.before.solid),
             solid_escape: self.solid_escape,
+            solid_inert: self
+                .inert
+                .filter(|(end, _)| *end == self.solid)
+                .map(|(_, start)| (start.at, start.solid)),
         }
     }
 
@@ -358,6 +373,7 @@ impl Inline {
                     ch: c,
                     len: 1,
                     start: self.here(),
+                    at: self.pos,
                     before: self.prev,
                     line_start: self.line_blank,
                 })
@@ -379,6 +395,7 @@ impl Inline {
         if let Some((i, open)) = found.and_then(|i| Some((i, self.stack.get(i)?.open))) {
             self.stack.truncate(i);
             self.after_bracket = Some(open);
+            self.bracket_end = Some((self.pos + 1, open));
         }
     }
 
@@ -429,9 +446,8 @@ impl Inline {
     }
 
     /// The healed view of the text read so far: keep `text[..cut]`, then
-    /// append `suffix`; `true` when the suffix completes the delimiter run
-    /// the text ends with (`**bold*` + `*`).
-    pub fn heal(&self) -> ((usize, String), bool) {
+    /// append `suffix`.
+    pub fn heal(&self) -> (usize, String) {
         let mut stack = self.stack.clone();
         let mut end = self.here();
         let mut suffix = String::new();
@@ -444,10 +460,9 @@ impl Inline {
                 end = image.start;
             }
             stack.truncate(i);
-            return (finish(stack, end, suffix, true), false);
+            return finish(stack, end, suffix, true, (self.pos, self.bracket_end));
         }
         let mut trim = true;
-        let mut continues = false;
         match self.mode {
             Mode::Code {
                 ticks,
@@ -488,7 +503,11 @@ impl Inline {
                 match self.run.map_or(0, |r| r.len) {
                     2 => {}
                     1 => suffix.push('$'),
-                    _ => {
+                    pending => {
+                        if let Some(run) = self.run.filter(|_| pending > 2) {
+                            // A longer run would swallow the closer: hide it.
+                            end = run.start;
+                        }
                         if block && self.prev != '\n' {
                             suffix.push('\n');
                         }
@@ -526,8 +545,6 @@ impl Inline {
                         trim = false;
                         if left > 0 {
                             end = leftover(run, left);
-                        } else {
-                            continues = true;
                         }
                     } else if !(run.ch == '$' && run.len == 1) {
                         end = run.start;
@@ -535,7 +552,7 @@ impl Inline {
                 }
             }
         }
-        (finish(stack, end, suffix, trim), continues)
+        finish(stack, end, suffix, trim, (self.pos, self.bracket_end))
     }
 }
 
@@ -544,8 +561,23 @@ fn finish(
     mut end: Point,
     mut suffix: String,
     trim: bool,
+    (pos, bracket_end): (usize, Option<(usize, Open)>),
 ) -> (usize, String) {
+    let mut link_target = false;
     loop {
+        // A view cut right after `]` shows a bracket waiting for its URL:
+        // an image is hidden, a link gets the placeholder target.
+        match bracket_end.filter(|(at, _)| *at == end.at && end.at < pos) {
+            Some((_, Open::Image { start })) => {
+                end = start;
+                continue;
+            }
+            Some((_, Open::Link)) if !link_target => {
+                link_target = true;
+                suffix.insert_str(0, &["(", INCOMPLETE_LINK, ")"].concat());
+            }
+            _ => {}
+        }
         if let Some(solid) = end
             .escape
             .filter(|_| !stack.is_empty() || !suffix.is_empty())
@@ -567,6 +599,13 @@ fn finish(
         if end.solid < end.at {
             end.at = end.solid;
             end.escape = end.solid_escape;
+            if let Some((at, solid)) = end.solid_inert.take() {
+                // The text would end with a literal run that the closer
+                // would join: hide the run too.
+                end.at = at;
+                end.solid = solid;
+                end.escape = None;
+            }
         } else if top.end < end.at {
             break;
         } else {
@@ -598,13 +637,14 @@ fn leftover(run: Run, left: usize) -> Point {
     if left >= run.len {
         return run.start;
     }
-    let at = run.start.at + (run.len - left) * run.ch.len_utf8();
+    let at = run.at + (run.len - left) * run.ch.len_utf8();
     Point {
         at,
         solid: at,
         setext: false,
         escape: None,
         solid_escape: None,
+        solid_inert: None,
     }
 }
 
@@ -679,7 +719,7 @@ fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
 fn heal_prose(text: &str) -> String {
     let mut inline = Inline::default();
     inline.feed(text);
-    let ((cut, suffix), _) = inline.heal();
+    let (cut, suffix) = inline.heal();
     let mut out = String::from(text.get(..cut).unwrap_or(text));
     out.push_str(&suffix);
     out
@@ -766,6 +806,7 @@ mod tests {
         assert_eq!(h("$$\nx^2\n"), "$$\nx^2\n$$");
         assert_eq!(h("$$\nx^2\n$"), "$$\nx^2\n$$");
         assert_eq!(h("$$ a * b"), "$$ a * b\n$$");
+        assert_eq!(h("so $$x $$$$"), "so $$x $$");
     }
 
     #[test]
@@ -808,6 +849,13 @@ mod tests {
         assert_eq!(h("a \\[b"), "a \\[b");
         assert_eq!(h("**a\\"), "**a**");
         assert_eq!(h("}~~~**$$"), "}", "hidden with the runs before it");
+        assert_eq!(
+            h("![]![x"),
+            "",
+            "an image left waiting for its URL is hidden too"
+        );
+        assert_eq!(h("*~~~**<div x"), "*~~~*");
+        assert_eq!(h("[a]![x"), "[a](streamdown:incomplete-link)");
         assert_eq!(h("](_\\"), "](");
         assert_eq!(h("**a \\"), "**a**");
         assert_eq!(h("_\"\\\n"), "_\"_");

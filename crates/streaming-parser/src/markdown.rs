@@ -705,7 +705,7 @@ impl MarkdownStream {
         let len = stored.len() + line.len();
         match b.kind {
             Kind::Prose => {
-                let ((mut cut, mut suffix), mut continues) = self.inline.heal();
+                let (mut cut, mut suffix) = self.inline.heal();
                 cut = cut.min(len);
                 while cut < len {
                     // What stays of a cut line must not read as another
@@ -724,23 +724,9 @@ impl MarkdownStream {
                     if !visible.is_some_and(|v| reclassifies(v, b)) {
                         break;
                     }
-                    let ((c, s), joins) = state.heal();
+                    let (c, s) = state.heal();
                     cut = c.min(*start);
                     suffix = s;
-                    continues = joins;
-                }
-                let before = if cut > stored.len() {
-                    line.get(..cut - stored.len())
-                        .and_then(|t| t.chars().next_back())
-                } else {
-                    stored.get(..cut).and_then(|t| t.chars().next_back())
-                };
-                if let Some(first) = suffix.chars().next() {
-                    if !continues && matches!(first, '*' | '_' | '~') && before == Some(first) {
-                        // A closer right after a literal run of its
-                        // character would join it: keep them apart.
-                        suffix.insert(0, '\u{200B}');
-                    }
                 }
                 (cut, suffix)
             }
