@@ -4,9 +4,12 @@
 //! passed on as text (a tag cut by a chunk boundary is held back), each
 //! message of the block's list is taken as it completes (repaired like JSON
 //! Lines: trailing commas, raw control characters), and components are
-//! emitted only once they are reachable from the surface's root, each once,
-//! in arrival order; a component that references itself or closes a cycle is
-//! an error. Updates for a surface wait until its `createSurface`
+//! emitted only once they are reachable from the surface's root, in arrival
+//! order, again only when they change; a component that references itself
+//! or closes a cycle is an error. The unfinished message is read leniently
+//! after each chunk, so a component shows as soon as its id and name are
+//! whole (a cut string closed only under A2UI's cuttable keys such as
+//! `text` and `literalString`, never an id or a path). Updates for a surface wait until its `createSurface`
 //! (`beginRendering` in v0.8) has been emitted.
 //!
 //! [`parse_full`], [`fix_payload`] and [`has_parts`] read a whole answer.
@@ -143,7 +146,8 @@ struct SurfaceState {
     /// Components by id, and their arrival order.
     components: BTreeMap<String, Value>,
     order: Vec<String>,
-    emitted: BTreeSet<String>,
+    /// What was emitted of each component, to re-emit it when it changes.
+    emitted: BTreeMap<String, Value>,
     /// Updates waiting for the start message.
     pending: Vec<Value>,
 }
@@ -234,6 +238,7 @@ impl A2uiStream {
             let json = self.buffer.get(..cut).unwrap_or_default().to_string();
             self.buffer = self.buffer.get(cut..).unwrap_or_default().to_string();
             self.read_json(&json, &mut parts)?;
+            self.sniff(&mut parts)?;
             break;
         }
         Ok(parts)
@@ -362,10 +367,26 @@ impl A2uiStream {
             state.pending.push(message);
             return Ok(Vec::new());
         }
-        if kind == delete {
-            self.surfaces.remove(&surface_id);
-            return Ok(alloc::vec![message]);
+        self.components_of(&kind, &surface_id, body, &message)
+    }
+
+    /// Takes an update (or a delete) for a started surface; returns the
+    /// update of the components that became reachable or changed.
+    fn components_of(
+        &mut self,
+        kind: &str,
+        surface_id: &str,
+        body: &Value,
+        message: &Value,
+    ) -> Result<Vec<Value>, String> {
+        if kind == "deleteSurface" {
+            self.surfaces.remove(surface_id);
+            return Ok(alloc::vec![message.clone()]);
         }
+        let version = self.version;
+        let Some(state) = self.surfaces.get_mut(surface_id) else {
+            return Ok(Vec::new());
+        };
         let components = body
             .get("components")
             .and_then(Value::as_array)
@@ -379,7 +400,7 @@ impl A2uiStream {
             else {
                 continue;
             };
-            if self.version == Version::V08 {
+            if version == Version::V08 {
                 absolute_paths(&mut component);
             }
             if !state.components.contains_key(&id) {
@@ -387,28 +408,103 @@ impl A2uiStream {
             }
             state.components.insert(id, component);
         }
-        let version = self.version;
         let ready = reachable(state, version)?;
         let fresh: Vec<Value> = state
             .order
             .iter()
-            .filter(|id| ready.contains(*id) && !state.emitted.contains(*id))
-            .filter_map(|id| state.components.get(id).cloned())
+            .filter(|id| ready.contains(*id))
+            .filter_map(|id| state.components.get(id))
+            .filter(|c| {
+                let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+                state.emitted.get(id) != Some(*c)
+            })
+            .cloned()
             .collect();
         if fresh.is_empty() {
             return Ok(Vec::new());
         }
         for c in &fresh {
             if let Some(id) = c.get("id").and_then(Value::as_str) {
-                state.emitted.insert(id.to_string());
+                state.emitted.insert(id.to_string(), c.clone());
             }
         }
         let mut out = Map::new();
         if let Some(v) = message.get("version") {
             out.insert("version".into(), v.clone());
         }
-        out.insert(kind, json!({"surfaceId": surface_id, "components": fresh}));
+        out.insert(
+            kind.to_string(),
+            json!({"surfaceId": surface_id, "components": fresh}),
+        );
         Ok(alloc::vec![Value::Object(out)])
+    }
+
+    /// Reads the unfinished message leniently: components already whole
+    /// enough (a complete id and name, no value cut to `{}`; cut strings
+    /// closed only under A2UI's cuttable keys) are shown once reachable.
+    fn sniff(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
+        if self.depth == 0 || !self.message.contains("\"components\"") {
+            return Ok(());
+        }
+        let update = match self.version {
+            Version::V08 => "surfaceUpdate",
+            Version::V09 => "updateComponents",
+        };
+        let Some(partial) = crate::partial::parse(&self.message, is_cuttable) else {
+            return Ok(());
+        };
+        let Some(body) = partial.value.get(update) else {
+            return Ok(());
+        };
+        let Some(surface_id) = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .map(String::from)
+        else {
+            return Ok(());
+        };
+        if !self.surfaces.get(&surface_id).is_some_and(|s| s.started) {
+            return Ok(());
+        }
+        let whole: Vec<Value> = body
+            .get("components")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|c| {
+                c.get("id").and_then(Value::as_str).is_some()
+                    && c.get("component").is_some_and(|n| {
+                        n.is_string() || n.as_object().is_some_and(|m| !m.is_empty())
+                    })
+                    && !has_empty_object(c)
+            })
+            .cloned()
+            .collect();
+        if whole.is_empty() {
+            return Ok(());
+        }
+        let body = json!({"surfaceId": surface_id, "components": whole});
+        for m in self.components_of(update, &surface_id, &body, &partial.value)? {
+            push_message(parts, m);
+        }
+        Ok(())
+    }
+}
+
+/// A2UI's keys whose cut strings may be shown closed.
+fn is_cuttable(key: &str) -> bool {
+    matches!(
+        key,
+        "literalString" | "valueString" | "label" | "hint" | "caption" | "altText" | "text"
+    )
+}
+
+/// Whether a value holds an empty object anywhere (a value cut short).
+fn has_empty_object(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.is_empty() || map.values().any(has_empty_object),
+        Value::Array(items) => items.iter().any(has_empty_object),
+        _ => false,
     }
 }
 
