@@ -360,6 +360,9 @@ fn morph_range(
     let Some(doc) = target.owner_document() else {
         return Vec::new();
     };
+    if unchanged(start.clone(), end.as_ref(), new_root) {
+        return Vec::new();
+    }
     let active = doc.active_element().filter(|a| target.contains(Some(a)));
     let saved = Saved::take(&doc, target, active.as_ref());
     let mut m = Morph {
@@ -390,6 +393,24 @@ fn morph_range(
     }
     saved.restore(&m.doc);
     m.finish()
+}
+
+/// Whether the old nodes from `start` up to `end` equal the children of
+/// `new_root` one for one (native comparisons): then there is nothing to do,
+/// not even to index the keys.
+fn unchanged(start: Option<Node>, end: Option<&Node>, new_root: &Node) -> bool {
+    let mut old = start.filter(|o| Some(o) != end);
+    let mut new = new_root.first_child();
+    loop {
+        match (old, new) {
+            (None, None) => return true,
+            (Some(o), Some(n)) if o.is_equal_node(Some(&n)) => {
+                old = o.next_sibling().filter(|o| Some(o) != end);
+                new = n.next_sibling();
+            }
+            _ => return false,
+        }
+    }
 }
 
 impl Morph<'_> {
@@ -734,7 +755,11 @@ impl Morph<'_> {
             return;
         }
         let (o, n): (&Element, &Element) = (old.unchecked_ref(), new.unchecked_ref());
-        if self.is_skipped(n) {
+        // Nothing to do for a subtree the server left as it was (one native
+        // comparison instead of a call per node; it stops at the first
+        // difference). What the person changed lives in properties, which
+        // this does not compare, so it stays.
+        if self.is_skipped(n) || o.is_equal_node(Some(n)) {
             return;
         }
         let special = self
