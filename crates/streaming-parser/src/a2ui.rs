@@ -297,6 +297,7 @@ impl A2uiStream {
     fn take_message(&mut self, text: &str, parts: &mut Vec<Part>) -> Result<(), String> {
         let value: Value = serde_json::from_str(text)
             .or_else(|_| serde_json::from_str(&repair(text)))
+            .or_else(|_| serde_json::from_str(&balance(&repair(text))))
             .map_err(|e| ["Failed to parse JSON: ", &e.to_string()].concat())?;
         for message in self.handle(value)? {
             push_message(parts, message);
@@ -361,6 +362,11 @@ impl A2uiStream {
         if kind == data {
             // Data may arrive before its surface: a renderer keeps it.
             return Ok(alloc::vec![message]);
+        }
+        let started = self.surfaces.get(&surface_id).is_some_and(|s| s.started);
+        if kind == delete && !started {
+            // Nothing was shown of it: there is nothing to delete.
+            return Ok(Vec::new());
         }
         let state = self.surfaces.entry(surface_id.clone()).or_default();
         if !state.started {
@@ -429,8 +435,14 @@ impl A2uiStream {
             }
         }
         let mut out = Map::new();
-        if let Some(v) = message.get("version") {
-            out.insert("version".into(), v.clone());
+        match (message.get("version"), version) {
+            (Some(v), _) => {
+                out.insert("version".into(), v.clone());
+            }
+            (None, Version::V09) => {
+                out.insert("version".into(), json!("v0.9"));
+            }
+            (None, Version::V08) => {}
         }
         out.insert(
             kind.to_string(),
@@ -489,6 +501,45 @@ impl A2uiStream {
         }
         Ok(())
     }
+}
+
+/// Closes what a closer skips over: `{"a": [{"b": 1]}` becomes
+/// `{"a": [{"b": 1}]}` (models drop a brace before a bracket).
+fn balance(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut open: Vec<char> = Vec::new();
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in text.chars() {
+        if in_string {
+            in_string = !(c == '"' && !escaped);
+            escaped = c == '\\' && !escaped;
+            out.push(c);
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '{' => open.push('}'),
+            '[' => open.push(']'),
+            '}' | ']' => {
+                if open.is_empty() {
+                    // A closer for nothing: drop it.
+                    continue;
+                }
+                while let Some(&want) = open.last() {
+                    if want == c {
+                        break;
+                    }
+                    out.push(want);
+                    open.pop();
+                }
+                open.pop();
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A2UI's keys whose cut strings may be shown closed.
@@ -791,6 +842,12 @@ mod tests {
         r.finish();
         assert_eq!(r.document(), whole, "the same parts for any chunking");
         assert_eq!(whole["parts"][1]["text"], " bye");
+    }
+
+    #[test]
+    fn a_dropped_brace_is_restored() {
+        assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
+        assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
     }
 
     #[test]
