@@ -512,7 +512,7 @@ fn balance(text: &str) -> String {
     let mut escaped = false;
     for c in text.chars() {
         if in_string {
-            in_string = !(c == '"' && !escaped);
+            in_string = c != '"' || escaped;
             escaped = c == '\\' && !escaped;
             out.push(c);
             continue;
