@@ -486,18 +486,18 @@ fn starts_with_white_space(bytes: &[u8]) -> bool {
 /// there is one): a byte search, so no string searcher or slicing panic.
 fn replace_count(text: String, count: impl FnOnce() -> String) -> String {
     const MARK: &[u8] = b"{count}";
-    let Some(first) = text.as_bytes().windows(MARK.len()).position(|w| w == MARK) else {
-        return text;
-    };
-    let count = count();
+    let mut count = Some(count);
+    let mut number = String::new();
     let mut out = String::new();
     let mut rest = text.as_str();
-    let mut at = Some(first);
-    while let Some(i) = at {
+    // One search site (the wasm carries one copy of it).
+    while let Some(i) = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK) {
+        if let Some(count) = count.take() {
+            number = count();
+        }
         out.push_str(rest.get(..i).unwrap_or_default());
-        out.push_str(&count);
+        out.push_str(&number);
         rest = rest.get(i + MARK.len()..).unwrap_or_default();
-        at = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK);
     }
     out.push_str(rest);
     out
