@@ -9,7 +9,9 @@
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
-//! `text` and `literalString`, never an id or a path). Updates for a surface wait until its `createSurface`
+//! `text` and `literalString`, never an id or a path). A v0.9 data update
+//! carries only the top-level values not emitted before, so a data model
+//! streams value by value. Updates for a surface wait until its `createSurface`
 //! (`beginRendering` in v0.8) has been emitted.
 //!
 //! [`parse_full`], [`fix_payload`] and [`has_parts`] read a whole answer.
@@ -165,6 +167,9 @@ pub struct A2uiStream {
     in_string: bool,
     escaped: bool,
     surfaces: BTreeMap<String, SurfaceState>,
+    /// The data values emitted per surface (v0.9 `updateDataModel`), so an
+    /// update carries only what changed.
+    data_seen: BTreeMap<String, Map<String, Value>>,
 }
 
 impl A2uiStream {
@@ -180,6 +185,7 @@ impl A2uiStream {
             in_string: false,
             escaped: false,
             surfaces: BTreeMap::new(),
+            data_seen: BTreeMap::new(),
         }
     }
 
@@ -361,7 +367,7 @@ impl A2uiStream {
         }
         if kind == data {
             // Data may arrive before its surface: a renderer keeps it.
-            return Ok(alloc::vec![message]);
+            return Ok(self.data_delta(&message, data).into_iter().collect());
         }
         let started = self.surfaces.get(&surface_id).is_some_and(|s| s.started);
         if kind == delete && !started {
@@ -454,8 +460,51 @@ impl A2uiStream {
     /// Reads the unfinished message leniently: components already whole
     /// enough (a complete id and name, no value cut to `{}`; cut strings
     /// closed only under A2UI's cuttable keys) are shown once reachable.
+    /// A v0.9 data update with only the top-level values not emitted yet
+    /// (or changed); `None` when nothing changed. v0.8 updates pass whole.
+    fn data_delta(&mut self, message: &Value, kind: &str) -> Option<Value> {
+        let body = message.get(kind)?;
+        let (Version::V09, Some(Value::Object(value))) = (self.version, body.get("value")) else {
+            return Some(message.clone());
+        };
+        let surface_id = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let seen = self.data_seen.entry(surface_id.to_string()).or_default();
+        let delta: Map<String, Value> = value
+            .iter()
+            .filter(|(k, v)| seen.get(*k) != Some(*v))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if delta.is_empty() {
+            return None;
+        }
+        seen.extend(delta.clone());
+        let mut out = body.as_object().cloned().unwrap_or_default();
+        out.insert("value".into(), Value::Object(delta));
+        Some(json!({"version": "v0.9", kind: out}))
+    }
+
     fn sniff(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
-        if self.depth == 0 || !self.message.contains("\"components\"") {
+        if self.depth == 0 {
+            return Ok(());
+        }
+        if self.version == Version::V09 && self.message.contains("\"updateDataModel\"") {
+            let partial = crate::partial::parse(&self.message, is_cuttable);
+            let complete_id = partial
+                .as_ref()
+                .and_then(|p| p.value.get("updateDataModel"))
+                .and_then(|b| b.get("surfaceId"))
+                .is_some_and(Value::is_string);
+            if let Some(partial) = partial.filter(|_| complete_id) {
+                if let Some(m) = self.data_delta(&partial.value, "updateDataModel") {
+                    push_message(parts, m);
+                }
+            }
+            return Ok(());
+        }
+        if !self.message.contains("\"components\"") {
             return Ok(());
         }
         let update = match self.version {
@@ -522,8 +571,11 @@ fn balance(text: &str) -> String {
             '{' => open.push('}'),
             '[' => open.push(']'),
             '}' | ']' => {
-                if open.is_empty() {
-                    // A closer for nothing: drop it.
+                if !open.contains(&c) {
+                    // A closer for nothing open: close what is, drop it.
+                    while let Some(want) = open.pop() {
+                        out.push(want);
+                    }
                     continue;
                 }
                 while let Some(&want) = open.last() {
@@ -848,6 +900,7 @@ mod tests {
     fn a_dropped_brace_is_restored() {
         assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
         assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
+        assert_eq!(balance(r#"{"a": {"b": 1}]"#), r#"{"a": {"b": 1}}"#);
     }
 
     #[test]
