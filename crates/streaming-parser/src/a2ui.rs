@@ -4,8 +4,8 @@
 //! passed on as text (a tag cut by a chunk boundary is held back), each
 //! message of the block's list is taken as it completes (repaired like JSON
 //! Lines: trailing commas, raw control characters), and components are
-//! emitted only once they are reachable from the surface's root, in arrival
-//! order, again only when they change; a component that references itself
+//! emitted only once they are reachable from the surface's root, children
+//! before their parent, again only when they change; a component that references itself
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
@@ -145,9 +145,8 @@ pub enum Version {
 struct SurfaceState {
     started: bool,
     root: Option<String>,
-    /// Components by id, and their arrival order.
+    /// Components by id.
     components: BTreeMap<String, Value>,
-    order: Vec<String>,
     /// What was emitted of each component, to re-emit it when it changes.
     emitted: BTreeMap<String, Value>,
     /// Updates waiting for the start message.
@@ -415,16 +414,11 @@ impl A2uiStream {
             if version == Version::V08 {
                 absolute_paths(&mut component);
             }
-            if !state.components.contains_key(&id) {
-                state.order.push(id.clone());
-            }
             state.components.insert(id, component);
         }
         let ready = reachable(state, version)?;
-        let fresh: Vec<Value> = state
-            .order
+        let fresh: Vec<Value> = ready
             .iter()
-            .filter(|id| ready.contains(*id))
             .filter_map(|id| state.components.get(id))
             .filter(|c| {
                 let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
@@ -611,14 +605,17 @@ fn has_empty_object(value: &Value) -> bool {
     }
 }
 
-/// The ids reachable from the surface's root, or the cycle error.
-fn reachable(state: &SurfaceState, version: Version) -> Result<BTreeSet<String>, String> {
+/// The ids reachable from the surface's root, children before their
+/// parent (a renderer never meets a reference it cannot resolve), or the
+/// cycle error.
+fn reachable(state: &SurfaceState, version: Version) -> Result<Vec<String>, String> {
     let mut seen = BTreeSet::new();
+    let mut order = Vec::new();
     let Some(root) = state.root.clone() else {
-        return Ok(seen);
+        return Ok(order);
     };
     if !state.components.contains_key(&root) {
-        return Ok(seen);
+        return Ok(order);
     }
     // Depth-first, with the path kept to tell a cycle from a shared child.
     let mut path: Vec<(String, Vec<String>)> = Vec::new();
@@ -627,12 +624,19 @@ fn reachable(state: &SurfaceState, version: Version) -> Result<BTreeSet<String>,
         state
             .components
             .get(id)
-            .map(|c| child_ids(c, version))
+            .map(|c| {
+                let mut ids = child_ids(c, version);
+                ids.reverse();
+                ids
+            })
             .unwrap_or_default()
     };
     path.push((root.clone(), children(&root)));
     while let Some((id, mut left)) = path.pop() {
-        let Some(child) = left.pop() else { continue };
+        let Some(child) = left.pop() else {
+            order.push(id);
+            continue;
+        };
         path.push((id.clone(), left));
         if child == id {
             return Err([
@@ -655,7 +659,7 @@ fn reachable(state: &SurfaceState, version: Version) -> Result<BTreeSet<String>,
             path.push((child, next));
         }
     }
-    Ok(seen)
+    Ok(order)
 }
 
 /// The ids a component names as children.

@@ -113,5 +113,5 @@ fn parser_suite() {
 
 #[test]
 fn streaming_parser_suite() {
-    report("streaming_parser.yaml", 51, 32);
+    report("streaming_parser.yaml", 53, 33);
 }
