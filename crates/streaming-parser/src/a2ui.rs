@@ -5,7 +5,9 @@
 //! message of the block's list is taken as it completes (repaired like JSON
 //! Lines: trailing commas, raw control characters), and components are
 //! emitted only once they are reachable from the surface's root, children
-//! before their parent, again only when they change; a component that references itself
+//! before their parent, again only when they change (a child not streamed
+//! yet shows as a `loading_<id>` placeholder row when the catalog has
+//! `Row`, else its parent waits); a component that references itself
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
@@ -169,6 +171,9 @@ pub struct A2uiStream {
     /// The data values emitted per surface (v0.9 `updateDataModel`), so an
     /// update carries only what changed.
     data_seen: BTreeMap<String, Map<String, Value>>,
+    /// Whether a child not yet streamed may be shown as a `loading_<id>`
+    /// placeholder (a `Row`; the catalog must have one).
+    placeholders: bool,
 }
 
 impl A2uiStream {
@@ -185,6 +190,20 @@ impl A2uiStream {
             escaped: false,
             surfaces: BTreeMap::new(),
             data_seen: BTreeMap::new(),
+            placeholders: true,
+        }
+    }
+
+    /// A reader for a catalog with these component names: without `Row`, a
+    /// component whose children have not arrived waits instead of showing
+    /// `loading_<id>` placeholders.
+    pub fn with_components<'a>(
+        version: Version,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> A2uiStream {
+        A2uiStream {
+            placeholders: names.into_iter().any(|n| n == "Row"),
+            ..A2uiStream::new(version)
         }
     }
 
@@ -417,14 +436,31 @@ impl A2uiStream {
             state.components.insert(id, component);
         }
         let ready = reachable(state, version)?;
-        let fresh: Vec<Value> = ready
-            .iter()
-            .filter_map(|id| state.components.get(id))
+        let mut shown = Vec::new();
+        for id in &ready {
+            let Some(component) = state.components.get(id) else {
+                continue;
+            };
+            let missing: Vec<String> = child_ids(component, version)
+                .into_iter()
+                .filter(|c| !state.components.contains_key(c))
+                .collect();
+            if missing.is_empty() {
+                shown.push(component.clone());
+            } else if self.placeholders {
+                shown.push(with_placeholders(component, &missing, version));
+                shown.extend(missing.iter().map(|c| placeholder(c, version)));
+            } else {
+                // A reference a renderer cannot resolve: wait for it.
+                return Ok(Vec::new());
+            }
+        }
+        let fresh: Vec<Value> = shown
+            .into_iter()
             .filter(|c| {
                 let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                state.emitted.get(id) != Some(*c)
+                state.emitted.get(id) != Some(c)
             })
-            .cloned()
             .collect();
         if fresh.is_empty() {
             return Ok(Vec::new());
@@ -584,6 +620,55 @@ fn balance(text: &str) -> String {
             _ => {}
         }
         out.push(c);
+    }
+    out
+}
+
+/// The `loading_<id>` stand-in for a child not streamed yet.
+fn placeholder(id: &str, version: Version) -> Value {
+    let id = ["loading_", id].concat();
+    match version {
+        Version::V09 => json!({"id": id, "component": "Row", "children": []}),
+        Version::V08 => json!({"id": id, "component": {"Row": {"children": {"explicitList": []}}}}),
+    }
+}
+
+/// `component` with its references to `missing` children pointed at their
+/// placeholders.
+fn with_placeholders(component: &Value, missing: &[String], version: Version) -> Value {
+    let mut out = component.clone();
+    let body = match version {
+        Version::V09 => Some(&mut out),
+        Version::V08 => out
+            .get_mut("component")
+            .and_then(Value::as_object_mut)
+            .and_then(|m| m.values_mut().next()),
+    };
+    let Some(body) = body else { return out };
+    let swap = |v: &mut Value| {
+        if let Some(id) = v.as_str().filter(|id| missing.iter().any(|m| m == id)) {
+            *v = json!(["loading_", id].concat());
+        }
+    };
+    if let Some(child) = body.get_mut("child") {
+        swap(child);
+    }
+    if let Some(children) = body.get_mut("children") {
+        if let Some(list) = children.as_array_mut() {
+            list.iter_mut().for_each(swap);
+        }
+        if let Some(list) = children
+            .get_mut("explicitList")
+            .and_then(Value::as_array_mut)
+        {
+            list.iter_mut().for_each(swap);
+        }
+        if let Some(id) = children
+            .get_mut("template")
+            .and_then(|t| t.get_mut("componentId"))
+        {
+            swap(id);
+        }
     }
     out
 }
@@ -898,6 +983,28 @@ mod tests {
         r.finish();
         assert_eq!(r.document(), whole, "the same parts for any chunking");
         assert_eq!(whole["parts"][1]["text"], " bye");
+    }
+
+    #[test]
+    fn children_not_streamed_yet_show_placeholders_or_wait() {
+        let start =
+            r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#;
+        let root = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1"}]}},"#;
+        let mut s = A2uiStream::with_components(Version::V09, ["Card", "Row"]);
+        s.process_chunk(start).unwrap();
+        let parts = s.process_chunk(root).unwrap();
+        let components = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
+        assert_eq!(components[0]["child"], "loading_c1");
+        assert_eq!(
+            components[1],
+            json!({"id":"loading_c1","component":"Row","children":[]})
+        );
+        let mut s = A2uiStream::with_components(Version::V09, ["Card"]);
+        s.process_chunk(start).unwrap();
+        assert!(
+            s.process_chunk(root).unwrap().is_empty(),
+            "no Row: the parent waits"
+        );
     }
 
     #[test]
