@@ -663,6 +663,9 @@ fn with_placeholders(component: &Value, missing: &[String], version: Version) ->
         {
             list.iter_mut().for_each(swap);
         }
+        if let Some(id) = children.get_mut("componentId") {
+            swap(id);
+        }
         if let Some(id) = children
             .get_mut("template")
             .and_then(|t| t.get_mut("componentId"))
@@ -771,8 +774,10 @@ fn child_ids(component: &Value, version: Version) -> Vec<String> {
             out.push(id.to_string());
         }
     }
-    if let Some(id) = children
-        .and_then(|c| c.get("template"))
+    // A template: `{"template": {"componentId"}}` (v0.8) or
+    // `{"componentId", "path"}` (v0.9).
+    let template = children.and_then(|c| c.get("template").or(Some(c)));
+    if let Some(id) = template
         .and_then(|t| t.get("componentId"))
         .and_then(Value::as_str)
     {

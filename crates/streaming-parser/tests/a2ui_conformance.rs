@@ -117,5 +117,5 @@ fn parser_suite() {
 
 #[test]
 fn streaming_parser_suite() {
-    report("streaming_parser.yaml", 61, 37);
+    report("streaming_parser.yaml", 63, 39);
 }
