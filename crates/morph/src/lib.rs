@@ -55,8 +55,8 @@
 //!
 //! The shipped wasm is `no_std` (a trapping panic handler, `lol_alloc`'s
 //! free-list allocator; the browser tests link std through the `std`
-//! feature). After `wasm-opt -Oz` it is 21.6 KB gzip, plus 4.9 KB of
-//! minified wasm-bindgen glue: 26.6 KB gzip (22.9 KB brotli), over the 12 KB
+//! feature). After `wasm-opt -Oz` it is 21.3 KB gzip, plus 4.8 KB of
+//! minified wasm-bindgen glue: 26.0 KB gzip (22.5 KB brotli), over the 12 KB
 //! budget. About half of the wasm is per-call binding code (externref
 //! handling around each of ~120 DOM imports); numeric node handles over a
 //! few coarse imports, as the interaction runtime does, is the way down.
@@ -120,9 +120,14 @@
 //!
 //! ## 4. Morph one node
 //!
-//! Text and comments take the new text. Elements take the new attributes
-//! (namespaced ones with `setAttributeNS`) and lose the others, except
-//! `data-morph-changed` (the outline). Then the person's state:
+//! An element equal to its new counterpart (`isEqualNode`: tag, attributes
+//! and the whole subtree, compared natively) is left alone: the live state
+//! the person changed is in properties, which that does not compare. (Before
+//! anything, a range whose nodes all equal the new ones returns at once, not
+//! even indexing keys.) Otherwise: text and comments take the new text;
+//! elements take the new attributes (namespaced ones with `setAttributeNS`)
+//! and lose the others, except `data-morph-changed` (the outline). Then the
+//! person's state:
 //!
 //! - `value`, `checked`, `selected` attributes are the server's *defaults*.
 //!   Only when a default changed (old attribute vs new) is the live property
@@ -131,8 +136,8 @@
 //!   entered only when that text changed, and then its value follows.
 //! - `open` on `<details>` and `<dialog>` is both default and live state, so
 //!   the server's last `open` is remembered on the element (a JS property,
-//!   `__morphServerOpen`, invisible to serialization). The
-//!   element follows the server only when the server's own `open` changed;
+//!   `__morphServerOpen`, invisible to serialization). The element follows
+//!   the server only when the server's own `open` changed;
 //!   a dialog is closed with `close()`, so a modal one leaves the top layer.
 //!   An element first seen by a morph is taken to show the server's state.
 //! - A `data-section-id` the caller knows unchanged (the `Preview` passes
