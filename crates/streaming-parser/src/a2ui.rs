@@ -174,6 +174,9 @@ pub struct A2uiStream {
     /// Whether a child not yet streamed may be shown as a `loading_<id>`
     /// placeholder (a `Row`; the catalog must have one).
     placeholders: bool,
+    /// The catalog's required properties per component name: a component
+    /// still streaming is shown only once it has them.
+    required: BTreeMap<String, Vec<String>>,
 }
 
 impl A2uiStream {
@@ -191,20 +194,50 @@ impl A2uiStream {
             surfaces: BTreeMap::new(),
             data_seen: BTreeMap::new(),
             placeholders: true,
+            required: BTreeMap::new(),
         }
     }
 
-    /// A reader for a catalog with these component names: without `Row`, a
-    /// component whose children have not arrived waits instead of showing
-    /// `loading_<id>` placeholders.
-    pub fn with_components<'a>(
-        version: Version,
-        names: impl IntoIterator<Item = &'a str>,
-    ) -> A2uiStream {
+    /// A reader for a catalog, given its `components` object (a JSON Schema
+    /// per component name): a component still streaming is shown once it
+    /// has the properties its schema requires; without `Row` in the
+    /// catalog, a component whose children have not arrived waits instead
+    /// of showing `loading_<id>` placeholders.
+    pub fn with_catalog_components(version: Version, components: &Value) -> A2uiStream {
+        let entries = components.as_object().into_iter().flatten();
+        let required = entries
+            .map(|(name, schema)| {
+                let fields = schema.get("required").and_then(Value::as_array);
+                let fields = fields.into_iter().flatten().filter_map(Value::as_str);
+                let fields = fields.filter(|f| *f != "component").map(String::from);
+                (name.clone(), fields.collect())
+            })
+            .collect();
         A2uiStream {
-            placeholders: names.into_iter().any(|n| n == "Row"),
+            placeholders: components.get("Row").is_some(),
+            required,
             ..A2uiStream::new(version)
         }
+    }
+
+    /// Whether a streaming component has what its schema requires.
+    fn has_required(&self, component: &Value) -> bool {
+        let (name, props) = match component.get("component") {
+            Some(Value::String(name)) => (name.as_str(), Some(component)),
+            Some(Value::Object(m)) => match m.iter().next() {
+                Some((name, props)) => (name.as_str(), Some(props)),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let fields = self
+            .required
+            .get(name)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        fields
+            .iter()
+            .all(|f| props.is_some_and(|p| p.get(f).is_some()))
     }
 
     /// Reads a chunk; returns the parts it completes, or the error that
@@ -568,6 +601,7 @@ impl A2uiStream {
                         n.is_string() || n.as_object().is_some_and(|m| !m.is_empty())
                     })
                     && !has_empty_object(c)
+                    && self.has_required(c)
             })
             .cloned()
             .collect();
@@ -995,7 +1029,8 @@ mod tests {
         let start =
             r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#;
         let root = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1"}]}},"#;
-        let mut s = A2uiStream::with_components(Version::V09, ["Card", "Row"]);
+        let mut s =
+            A2uiStream::with_catalog_components(Version::V09, &json!({"Card": {}, "Row": {}}));
         s.process_chunk(start).unwrap();
         let parts = s.process_chunk(root).unwrap();
         let components = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
@@ -1004,7 +1039,7 @@ mod tests {
             components[1],
             json!({"id":"loading_c1","component":"Row","children":[]})
         );
-        let mut s = A2uiStream::with_components(Version::V09, ["Card"]);
+        let mut s = A2uiStream::with_catalog_components(Version::V09, &json!({"Card": {}}));
         s.process_chunk(start).unwrap();
         assert!(
             s.process_chunk(root).unwrap().is_empty(),

@@ -42,11 +42,8 @@ fn run(case: &Value) -> Result<(), String> {
                 Some("0.9") => Version::V09,
                 _ => Version::V08,
             };
-            let names = case["catalog"]["catalog_schema"]["components"].as_object();
-            let mut stream = A2uiStream::with_components(
-                version,
-                names.into_iter().flat_map(|m| m.keys().map(String::as_str)),
-            );
+            let components = &case["catalog"]["catalog_schema"]["components"];
+            let mut stream = A2uiStream::with_catalog_components(version, components);
             for (i, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
                 let chunk = step["input"].as_str().unwrap_or_default();
                 match (stream.process_chunk(chunk), step["expect_error"].as_str()) {
@@ -117,5 +114,5 @@ fn parser_suite() {
 
 #[test]
 fn streaming_parser_suite() {
-    report("streaming_parser.yaml", 63, 39);
+    report("streaming_parser.yaml", 65, 40);
 }
