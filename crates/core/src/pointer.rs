@@ -56,7 +56,10 @@ pub fn parse(pointer: &str) -> Result<Vec<Cow<'_, str>>, PointerError> {
     }
     // Byte loops, not `split`: `/` and `~` are ASCII, so every cut is on a
     // character boundary (and the wasm runtime carries no string searcher).
-    let mut rest = pointer.strip_prefix('/').ok_or(PointerError::Invalid)?;
+    if pointer.as_bytes().first() != Some(&b'/') {
+        return Err(PointerError::Invalid);
+    }
+    let mut rest = pointer.get(1..).unwrap_or_default();
     loop {
         let end = rest.bytes().position(|b| b == b'/');
         let segment = unescape(rest.get(..end.unwrap_or(rest.len())).unwrap_or_default())?;
