@@ -21,7 +21,7 @@ pub enum Source<'a> {
 
 /// Classifies an attribute value.
 pub fn source(text: &str) -> Source<'_> {
-    if text.is_empty() || text.starts_with('/') {
+    if matches!(text.as_bytes().first(), None | Some(b'/')) {
         Source::Pointer(text)
     } else {
         Source::Json(text)

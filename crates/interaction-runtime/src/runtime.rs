@@ -374,7 +374,8 @@ impl Runtime {
             "scrollTo" => {
                 if let Some(id) = field("target")
                     .and_then(Value::str)
-                    .and_then(|t| t.strip_prefix('#'))
+                    .filter(|t| t.as_bytes().first() == Some(&b'#'))
+                    .and_then(|t| t.get(1..))
                 {
                     page.scroll_to(id);
                 }
