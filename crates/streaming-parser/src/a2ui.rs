@@ -1048,6 +1048,22 @@ mod tests {
     }
 
     #[test]
+    fn a_streaming_component_waits_for_its_required_properties() {
+        let catalog = json!({"Audio": {"required": ["component", "url"]}});
+        let mut s = A2uiStream::with_catalog_components(Version::V09, &catalog);
+        s.process_chunk(
+            r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+        )
+        .unwrap();
+        let partial = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Audio","title":"x""#;
+        assert!(
+            s.process_chunk(partial).unwrap().is_empty(),
+            "the url is missing"
+        );
+        assert_eq!(s.process_chunk(r#","url":"/a.mp3"}]}}"#).unwrap().len(), 1);
+    }
+
+    #[test]
     fn a_dropped_brace_is_restored() {
         assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
         assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
