@@ -60,7 +60,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,450 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,393 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -83,47 +83,63 @@
 //!
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
 //! `panic = "abort"`), `#![no_std]` on wasm32, `lol_alloc`'s free-list
-//! allocator, a panic handler that traps, wasm-opt `-Oz`:
+//! allocator, a panic handler that traps, wasm-opt `-Oz`; measured as the
+//! size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 2,796 | 1,450 | 1,267 |
-//! | `surface.<hash>.wasm` | 42,990 | 20,691 | 18,208 |
-//! | together | 45,786 | 22,141 | 19,475 |
+//! | `surface.<hash>.js` (loader and glue) | 2,702 | 1,393 | 1,239 |
+//! | `surface.<hash>.wasm` | 31,484 | 14,856 | 13,151 |
+//! | together | 34,186 | 16,249 | 14,390 |
 //!
-//! Over the 12,288 budget. Where the bytes go (`twiggy top`, wasm-opt'd
-//! with names kept):
+//! Down from 22,141 B gzip, still over the 12,288 budget. Where the bytes
+//! go (`twiggy top`, wasm-opt'd with names kept; functions called once are
+//! inlined into their caller, so `h` holds hydration and binding and
+//! `call_level` the whole function set with its Intl calls):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           6585 ┊ surfaces_core::function::call_level
-//!           3269 ┊ h (hydrate, with bind inlined)
-//!           2764 ┊ data segment ".rodata.6" (Unicode printable tables: panic formatting)
-//!           1745 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1456 ┊ data segment ".rodata.1" (strings: attribute names, selectors)
-//!           1406 ┊ core::str::slice_error_fail
-//!           1361 ┊ surfaces_core::condition::evaluate_level
-//!           1350 ┊ <core::str::pattern::StrSearcher>::new
-//!           1264 ┊ interaction_runtime::runtime::Runtime::apply
-//!           1181 ┊ data segment ".rodata" (panic messages, function table)
-//!           1126 ┊ surfaces_core::href::is_safe_href
-//!            862 ┊ surfaces_core::view::json_equal
-//!            848 ┊ core::str::count::do_count_chars
-//!            835 ┊ e (events)
-//!            798 ┊ interaction_runtime::runtime::Runtime::push
-//!            616 ┊ surfaces_core::pointer::parse
+//!           5414 ┊ surfaces_core::function::call_level
+//!           3220 ┊ h (hydrate, bind)
+//!           1785 ┊ data segment ".rodata.2" (names, selectors, function table)
+//!           1482 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1257 ┊ interaction_runtime::runtime::Runtime::apply
+//!           1189 ┊ surfaces_core::view::json_equal
+//!           1115 ┊ surfaces_core::pointer::parse
+//!            850 ┊ e (events)
+//!            826 ┊ surfaces_core::condition::evaluate_level
+//!            781 ┊ interaction_runtime::runtime::Runtime::push
+//!            638 ┊ b (the JSON walk's builder)
+//!            521 ┊ interaction_runtime::value::Value::set
+//!            494 ┊ <interaction_runtime::value::Value as Clone>::clone
+//!            451 ┊ surfaces_core::href::is_safe_href
+//!            436 ┊ surfaces_core::function::Value<V>::to_text
+//!            432 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
 //! ```
 //!
-//! A third of it is the shared rules' code in `surfaces-core`, and two
-//! lines there cost 4.5 KB gzip: pluralize's `contains`/`replace` of
-//! `{count}` pulls in `StrSearcher`, `TwoWaySearcher` and
-//! `str::slice_error_fail`, whose panic message (a `char` printed with
-//! `{:?}`) drags the Unicode printable tables into the data segment; and
-//! `chars().count()` pulls `do_count_chars`. With both replaced by byte loops
-//! in a scratch copy of core, the wasm is 16,171 B gzip (the loader adds
-//! 1,450). The runtime's own code avoids indexing, `core::fmt`, float
-//! parsing and printing, `trim` and case folding (the browser normalizes
-//! control types).
+//! By feature, measured by stubbing each out of a copy (gzip of the wasm):
+//! the function set (`call_level` and the Intl host calls) about 3.7 KB,
+//! spread evenly (each function 0.2 to 0.9 KB, dates the most); reading
+//! bindings and text about 0.6 KB; conditions about 0.75 KB; the rest
+//! (hydration, events, actions, the state tree and its builder, pointers,
+//! the allocator) about 10 KB.
+//!
+//! What got it here: no code path that formats a panic message (string
+//! slicing by index, `contains`/`replace`/`split` on `&str`, char-pattern
+//! `strip_prefix`, `chars().count()`, `char::is_whitespace`, `str::parse`,
+//! slice indexing): each pulls `core::fmt` or a string searcher, and one
+//! of them the Unicode printable tables (4.5 KB gzip). `surfaces-core`'s
+//! rules are written as byte loops for this (same results; its tests
+//! compare them with the standard library's), call arguments are read by
+//! shared readers, and the JSON walk is one export. What remains in the data
+//! segment from `alloc`'s own panics (capacity overflow, allocation failure:
+//! about 400 bytes raw) goes only with a nightly `build-std` and
+//! `panic_immediate_abort`. wasm-opt flags barely matter (`--converge`,
+//! `--low-memory-unused`: under 60 bytes). Reaching the budget needs a
+//! different shape rather than more trimming: for instance the state held
+//! on the JS side (no Rust value tree, clone, writes or builder, with the
+//! shared rules reading it through [`surfaces_core::JsonView`] over
+//! handles), or hydration's scanning done by the loader.
 //!
 //! # Speed
 //!
