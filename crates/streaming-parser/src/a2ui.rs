@@ -5,9 +5,9 @@
 //! message of the block's list is taken as it completes (repaired like JSON
 //! Lines: trailing commas, raw control characters), and components are
 //! emitted only once they are reachable from the surface's root, children
-//! before their parent, again only when they change (a child not streamed
-//! yet shows as a `loading_<id>` placeholder row when the catalog has
-//! `Row`, else its parent waits); a component that references itself
+//! before their parent; when any of them changes, the whole reachable tree
+//! is emitted again (a child not streamed yet shows as a `loading_<id>`
+//! placeholder row when the catalog has `Row`, else its parent waits); a component that references itself
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
@@ -469,7 +469,9 @@ impl A2uiStream {
             state.components.insert(id, component);
         }
         let ready = reachable(state, version)?;
-        let mut shown = Vec::new();
+        // Each component as shown, with the placeholders of its children
+        // not streamed yet (which always come with it).
+        let mut shown: Vec<(Value, Vec<Value>)> = Vec::new();
         for id in &ready {
             let Some(component) = state.components.get(id) else {
                 continue;
@@ -479,29 +481,33 @@ impl A2uiStream {
                 .filter(|c| !state.components.contains_key(c))
                 .collect();
             if missing.is_empty() {
-                shown.push(component.clone());
+                shown.push((component.clone(), Vec::new()));
             } else if self.placeholders {
-                shown.push(with_placeholders(component, &missing, version));
-                shown.extend(missing.iter().map(|c| placeholder(c, version)));
+                let stand_ins = missing.iter().map(|c| placeholder(c, version)).collect();
+                shown.push((with_placeholders(component, &missing, version), stand_ins));
             } else {
                 // A reference a renderer cannot resolve: wait for it.
                 return Ok(Vec::new());
             }
         }
-        let fresh: Vec<Value> = shown
-            .into_iter()
-            .filter(|c| {
-                let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-                state.emitted.get(id) != Some(c)
-            })
-            .collect();
-        if fresh.is_empty() {
+        // When anything changed, the whole reachable tree goes out again, so
+        // a renderer can replace the surface's components in one step.
+        let changed = shown.iter().any(|(c, _)| {
+            let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+            state.emitted.get(id) != Some(c)
+        });
+        if !changed {
             return Ok(Vec::new());
         }
-        for c in &fresh {
-            if let Some(id) = c.get("id").and_then(Value::as_str) {
-                state.emitted.insert(id.to_string(), c.clone());
-            }
+        let mut fresh: Vec<Value> = Vec::new();
+        for (component, stand_ins) in shown {
+            let id = component
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            state.emitted.insert(id.to_string(), component.clone());
+            fresh.push(component);
+            fresh.extend(stand_ins);
         }
         let mut out = Map::new();
         match (message.get("version"), version) {
@@ -590,11 +596,23 @@ impl A2uiStream {
         if !self.surfaces.get(&surface_id).is_some_and(|s| s.started) {
             return Ok(());
         }
-        let whole: Vec<Value> = body
-            .get("components")
-            .and_then(Value::as_array)
+        let listed = body.get("components").and_then(Value::as_array);
+        let mut listed: Vec<Value> = listed.cloned().unwrap_or_default();
+        if self.message.trim_end().ends_with('[') {
+            // The last component's children list has just opened: show it
+            // with one placeholder child until the first id arrives.
+            if let Some(last) = listed.last_mut() {
+                let id = last.get("id").and_then(Value::as_str).map(String::from);
+                if let (Some(id), Some(children)) = (id, last.get_mut("children")) {
+                    if children.as_array().is_some_and(Vec::is_empty) {
+                        let stand_in = ["children_", &id].concat();
+                        *children = json!([stand_in]);
+                    }
+                }
+            }
+        }
+        let whole: Vec<Value> = listed
             .into_iter()
-            .flatten()
             .filter(|c| {
                 c.get("id").and_then(Value::as_str).is_some()
                     && c.get("component").is_some_and(|n| {
@@ -603,7 +621,6 @@ impl A2uiStream {
                     && !has_empty_object(c)
                     && self.has_required(c)
             })
-            .cloned()
             .collect();
         if whole.is_empty() {
             return Ok(());
