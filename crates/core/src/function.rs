@@ -758,21 +758,18 @@ impl<V: JsonView> Value<V> {
     /// `String()`, booleans as `true`/`false`; null, missing values, lists and
     /// objects as nothing.
     pub fn to_text<H: Host + ?Sized>(&self, host: &H) -> String {
-        match self {
-            Value::Bool(true) => String::from("true"),
-            Value::Bool(false) => String::from("false"),
-            Value::Number(n) => host.number_to_string(*n),
-            Value::Text(t) => t.clone(),
-            Value::Missing => String::new(),
-            Value::Data(v) => match v.kind() {
-                Kind::String => v.as_str().map(Cow::into_owned).unwrap_or_default(),
-                Kind::Number => v
-                    .as_f64()
-                    .map(|n| host.number_to_string(n))
-                    .unwrap_or_default(),
-                Kind::Bool => Value::<V>::Bool(v.as_bool().unwrap_or(false)).to_text(host),
-                _ => String::new(),
-            },
+        // Through the shared readers (one copy in the wasm runtime).
+        let boolean = match self {
+            Value::Bool(b) => Some(*b),
+            Value::Data(v) => v.as_bool(),
+            _ => None,
+        };
+        if let Some(b) = boolean {
+            return String::from(if b { "true" } else { "false" });
+        }
+        match self.as_f64() {
+            Some(n) => host.number_to_string(n),
+            None => self.as_text().map(Cow::into_owned).unwrap_or_default(),
         }
     }
 }
