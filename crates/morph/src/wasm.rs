@@ -78,14 +78,22 @@ pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
     }
 }
 
-struct State {
+/// What a morph works on; borrowed for the length of a morph.
+struct Work {
     target: Element,
     options: Options,
     on_morph: Option<Function>,
-    gate: Gate,
-    pending: Pending<JsString>,
     /// Each section's HTML as last applied, kept as JS strings.
     ledger: Ledger<JsString>,
+}
+
+/// The preview's state, in separate cells: an update may arrive while a
+/// morph runs (from a custom element's callback, say), and must land in the
+/// inbox rather than find the morph's state borrowed.
+struct Shared {
+    work: RefCell<Work>,
+    inbox: RefCell<Pending<JsString>>,
+    gate: RefCell<Gate>,
 }
 
 /// The live preview: takes whole renders or single sections as a model
@@ -96,7 +104,7 @@ struct State {
 /// that changed.
 #[wasm_bindgen]
 pub struct Preview {
-    state: Rc<RefCell<State>>,
+    state: Rc<Shared>,
 }
 
 #[wasm_bindgen]
@@ -111,27 +119,29 @@ impl Preview {
             .filter(JsValue::is_function)
             .map(JsValue::unchecked_into::<Function>);
         Preview {
-            state: Rc::new(RefCell::new(State {
-                target,
-                options: opts,
-                on_morph,
-                gate: Gate::default(),
-                pending: Pending::default(),
-                ledger: Ledger::default(),
-            })),
+            state: Rc::new(Shared {
+                work: RefCell::new(Work {
+                    target,
+                    options: opts,
+                    on_morph,
+                    ledger: Ledger::default(),
+                }),
+                inbox: RefCell::new(Pending::default()),
+                gate: RefCell::new(Gate::default()),
+            }),
         }
     }
 
     /// A whole render: a document (its body is shown) or a fragment for all
     /// of the target's children.
     pub fn update(&self, html: JsString) {
-        self.state.borrow_mut().pending.document(html);
+        self.state.inbox.borrow_mut().document(html);
         offer(&self.state);
     }
 
     /// One section's new HTML: the whole `data-section-id="key"` element.
     pub fn section(&self, key: String, html: JsString) {
-        self.state.borrow_mut().pending.section(key, html);
+        self.state.inbox.borrow_mut().section(key, html);
         offer(&self.state);
     }
 
@@ -143,9 +153,9 @@ impl Preview {
     }
 }
 
-fn offer(state: &Rc<RefCell<State>>) {
+fn offer(state: &Rc<Shared>) {
     let now = js_sys::Date::now();
-    let decision = state.borrow_mut().gate.offer(now);
+    let decision = state.gate.borrow_mut().offer(now);
     match decision {
         Decision::RunNow => {
             run(state);
@@ -156,10 +166,12 @@ fn offer(state: &Rc<RefCell<State>>) {
                 run(&later);
             });
             let win = state
-                .borrow()
-                .target
-                .owner_document()
-                .and_then(|d| d.default_view());
+                .work
+                .try_borrow()
+                .ok()
+                .and_then(|w| w.target.owner_document())
+                .and_then(|d| d.default_view())
+                .or_else(web_sys::window);
             if let Some(win) = win {
                 let _ = win.set_timeout_with_callback_and_timeout_and_arguments_0(
                     fire.unchecked_ref(),
@@ -172,24 +184,30 @@ fn offer(state: &Rc<RefCell<State>>) {
 }
 
 /// Morphs what is pending and reports the changed keys to `onMorph`.
-fn run(state: &Rc<RefCell<State>>) -> Array {
-    let (keys, on_morph) = {
-        let mut s = state.borrow_mut();
-        let pending = s.pending.take();
-        let keys = apply(&mut s, pending);
-        // Counted from the end of the morph: a slow morph never makes the
-        // next one come sooner.
-        s.gate.ran(js_sys::Date::now());
-        (keys, s.on_morph.clone())
+fn run(state: &Rc<Shared>) -> Array {
+    // Called from inside a running morph: that morph picks the update up
+    // when it ends.
+    let Ok(mut work) = state.work.try_borrow_mut() else {
+        return Array::new();
     };
+    let pending = state.inbox.borrow_mut().take();
+    let keys = apply(&mut work, pending);
+    let on_morph = work.on_morph.clone();
+    drop(work);
+    // Counted from the end of the morph: a slow morph never makes the next
+    // one come sooner.
+    state.gate.borrow_mut().ran(js_sys::Date::now());
     let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
     if let (Some(f), false) = (on_morph, keys.is_empty()) {
         let _ = f.call1(&JsValue::NULL, &list);
     }
+    if !state.inbox.borrow().is_empty() {
+        offer(state);
+    }
     list
 }
 
-fn apply(s: &mut State, pending: Pending<JsString>) -> Vec<String> {
+fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
     let Some(doc) = s.target.owner_document() else {
         return Vec::new();
     };

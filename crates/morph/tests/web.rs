@@ -865,6 +865,31 @@ async fn a_steady_stream_morphs_at_most_four_times_a_second() {
 }
 
 #[wasm_bindgen_test]
+async fn an_update_sent_while_a_morph_runs_lands_after_it() {
+    // A custom element whose connectedCallback (run synchronously inside
+    // the morph's insertion) sends the preview an update.
+    js_sys::eval(
+        "customElements.get('x-reenter') || customElements.define('x-reenter', \
+         class extends HTMLElement { connectedCallback() { window.__reenter?.(); } })",
+    )
+    .unwrap();
+    let live = mount("");
+    let preview = Rc::new(Preview::new(live.clone(), None));
+    let inside = Rc::clone(&preview);
+    let reenter = Closure::<dyn FnMut()>::new(move || {
+        inside.update(sections(&[("a", "sent from inside")]));
+    });
+    let window = web_sys::window().unwrap();
+    Reflect::set(&window, &"__reenter".into(), reenter.as_ref()).unwrap();
+    preview.update(sections(&[("a", "<x-reenter></x-reenter>")]));
+    assert_eq!(live.query_selector_all("x-reenter").unwrap().length(), 1);
+    sleep(400).await;
+    assert_eq!(live.text_content().unwrap(), "sent from inside");
+    Reflect::delete_property(&window.into(), &"__reenter".into()).unwrap();
+    live.remove();
+}
+
+#[wasm_bindgen_test]
 fn unchanged_sections_are_skipped_and_changed_keys_reported() {
     let live = mount("");
     let preview = Preview::new(live.clone(), None);
