@@ -55,8 +55,8 @@
 //!
 //! The shipped wasm is `no_std` (a trapping panic handler, `lol_alloc`'s
 //! free-list allocator; the browser tests link std through the `std`
-//! feature). After `wasm-opt -Oz` it is 21.3 KB gzip, plus 4.8 KB of
-//! minified wasm-bindgen glue: 26.0 KB gzip (22.5 KB brotli), over the 12 KB
+//! feature). After `wasm-opt -Oz` it is 22.1 KB gzip, plus 5.0 KB of
+//! minified wasm-bindgen glue: 27.1 KB gzip (23.4 KB brotli), over the 12 KB
 //! budget. About half of the wasm is per-call binding code (externref
 //! handling around each of ~120 DOM imports); numeric node handles over a
 //! few coarse imports, as the interaction runtime does, is the way down.
