@@ -169,7 +169,9 @@
 //! skipped (not entered for a whole document, not even parsed for a single
 //! section), so a one-section change costs that section. The keys that
 //! changed (added, changed, removed) go to `onMorph` and are returned by
-//! `flush()`.
+//! `flush()`. An update sent while a morph runs (a custom element's
+//! callback fires inside the morph's insertions) waits in the inbox and gets
+//! its own turn after it.
 #![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
 #![forbid(unsafe_code)]
 extern crate alloc;
