@@ -277,12 +277,13 @@ fn compare<V: JsonView>(a: &Operand<V>, b: &Operand<V>) -> Option<core::cmp::Ord
     let (Operand::Value(x), Operand::Value(y)) = (a, b) else {
         return None;
     };
-    match (x.kind(), y.kind()) {
-        (Kind::Number, Kind::Number) => x.as_f64()?.partial_cmp(&y.as_f64()?),
-        // UTF-8 byte order is code point order.
-        (Kind::String, Kind::String) => Some(x.as_str()?.as_ref().cmp(y.as_str()?.as_ref())),
-        _ => None,
+    // Numbers with numbers, strings with strings (the readers give a number
+    // or a string only for that kind); anything else does not compare.
+    if let (Some(p), Some(q)) = (x.as_f64(), y.as_f64()) {
+        return p.partial_cmp(&q);
     }
+    // UTF-8 byte order is code point order.
+    Some(x.as_str()?.cmp(&y.as_str()?))
 }
 
 #[cfg(all(test, feature = "serde_json"))]
