@@ -4,10 +4,13 @@
 //! passed on as text (a tag cut by a chunk boundary is held back), each
 //! message of the block's list is taken as it completes (repaired like JSON
 //! Lines: trailing commas, raw control characters), and components are
-//! emitted only once they are reachable from the surface's root, children
-//! before their parent; when any of them changes, the whole reachable tree
-//! is emitted again (a child not streamed yet shows as a `loading_<id>`
-//! placeholder row when the catalog has `Row`, else its parent waits); a component that references itself
+//! emitted only once they are reachable from the surface's root, in id
+//! order (the order of A2UI's reference parser: the protocol lets
+//! components come in any order, a client keeping them by id); when any of
+//! them changes, the whole reachable tree is emitted again. A child not
+//! streamed yet shows as a `loading_<id>` placeholder row when the catalog
+//! has `Row` (the placeholders follow the components, in the order they are
+//! first named), else its parent waits; a component that references itself
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
@@ -469,9 +472,10 @@ impl A2uiStream {
             state.components.insert(id, component);
         }
         let ready = reachable(state, version)?;
-        // Each component as shown, with the placeholders of its children
-        // not streamed yet (which always come with it).
-        let mut shown: Vec<(Value, Vec<Value>)> = Vec::new();
+        // Each component as shown, its children not streamed yet pointed at
+        // placeholders.
+        let mut shown: Vec<Value> = Vec::new();
+        let mut stand_ins: Vec<String> = Vec::new();
         for id in &ready {
             let Some(component) = state.components.get(id) else {
                 continue;
@@ -481,10 +485,14 @@ impl A2uiStream {
                 .filter(|c| !state.components.contains_key(c))
                 .collect();
             if missing.is_empty() {
-                shown.push((component.clone(), Vec::new()));
+                shown.push(component.clone());
             } else if self.placeholders {
-                let stand_ins = missing.iter().map(|c| placeholder(c, version)).collect();
-                shown.push((with_placeholders(component, &missing, version), stand_ins));
+                shown.push(with_placeholders(component, &missing, version));
+                for child in missing {
+                    if !stand_ins.contains(&child) {
+                        stand_ins.push(child);
+                    }
+                }
             } else {
                 // A reference a renderer cannot resolve: wait for it.
                 return Ok(Vec::new());
@@ -492,23 +500,22 @@ impl A2uiStream {
         }
         // When anything changed, the whole reachable tree goes out again, so
         // a renderer can replace the surface's components in one step.
-        let changed = shown.iter().any(|(c, _)| {
+        let changed = shown.iter().any(|c| {
             let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
             state.emitted.get(id) != Some(c)
         });
         if !changed {
             return Ok(Vec::new());
         }
-        let mut fresh: Vec<Value> = Vec::new();
-        for (component, stand_ins) in shown {
+        for component in &shown {
             let id = component
                 .get("id")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             state.emitted.insert(id.to_string(), component.clone());
-            fresh.push(component);
-            fresh.extend(stand_ins);
         }
+        let mut fresh = shown;
+        fresh.extend(stand_ins.iter().map(|c| placeholder(c, version)));
         let mut out = Map::new();
         match (message.get("version"), version) {
             (Some(v), _) => {
@@ -744,17 +751,15 @@ fn has_empty_object(value: &Value) -> bool {
     }
 }
 
-/// The ids reachable from the surface's root, children before their
-/// parent (a renderer never meets a reference it cannot resolve), or the
-/// cycle error.
-fn reachable(state: &SurfaceState, version: Version) -> Result<Vec<String>, String> {
+/// The ids of the components reachable from the surface's root, in id
+/// order, or the cycle error.
+fn reachable(state: &SurfaceState, version: Version) -> Result<BTreeSet<String>, String> {
     let mut seen = BTreeSet::new();
-    let mut order = Vec::new();
     let Some(root) = state.root.clone() else {
-        return Ok(order);
+        return Ok(seen);
     };
     if !state.components.contains_key(&root) {
-        return Ok(order);
+        return Ok(seen);
     }
     // Depth-first, with the path kept to tell a cycle from a shared child.
     let mut path: Vec<(String, Vec<String>)> = Vec::new();
@@ -773,7 +778,6 @@ fn reachable(state: &SurfaceState, version: Version) -> Result<Vec<String>, Stri
     path.push((root.clone(), children(&root)));
     while let Some((id, mut left)) = path.pop() {
         let Some(child) = left.pop() else {
-            order.push(id);
             continue;
         };
         path.push((id.clone(), left));
@@ -798,7 +802,7 @@ fn reachable(state: &SurfaceState, version: Version) -> Result<Vec<String>, Stri
             path.push((child, next));
         }
     }
-    Ok(order)
+    Ok(seen)
 }
 
 /// The ids a component names as children.
@@ -1062,6 +1066,26 @@ mod tests {
             s.process_chunk(root).unwrap().is_empty(),
             "no Row: the parent waits"
         );
+    }
+
+    #[test]
+    fn components_go_out_in_id_order_and_placeholders_last_once() {
+        let mut s =
+            A2uiStream::with_catalog_components(Version::V09, &json!({"Column": {}, "Row": {}}));
+        s.process_chunk(
+            r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+        )
+        .unwrap();
+        let parts = s
+            .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["z","b"]},{"id":"z","component":"Row","children":["x"]},{"id":"b","component":"Row","children":["x"]}]}},"#)
+            .unwrap();
+        let ids: Vec<_> = parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(ids, ["b", "root", "z", "loading_x"]);
     }
 
     #[test]
