@@ -29,11 +29,13 @@ pub fn source(text: &str) -> Source<'_> {
 }
 
 /// The binding `{"path": pointer}`.
+// Pushing rather than `vec![...]`: the macro's boxed-slice path adds its own
+// allocation code to the wasm.
+#[allow(clippy::vec_init_then_push)]
 pub fn path_binding(pointer: &str) -> Value {
-    Value::Obj(alloc::vec![(
-        String::from("path"),
-        Value::Str(String::from(pointer))
-    )])
+    let mut members = Vec::new();
+    members.push((String::from("path"), Value::Str(String::from(pointer))));
+    Value::Obj(members)
 }
 
 /// How `data-ch-attr` may write one attribute.
@@ -106,7 +108,8 @@ pub fn model_kind(control_type: &str) -> ModelKind {
 /// Every pointer an expression reads: the `path` of each binding in it, at
 /// any depth (calls, conditions, lists). Over-approximates harmlessly.
 pub fn reads(expression: &Value, out: &mut Vec<String>) {
-    let mut pending = alloc::vec![expression];
+    let mut pending = Vec::new();
+    pending.push(expression);
     while let Some(v) = pending.pop() {
         match v {
             Value::Obj(members) => {
@@ -117,7 +120,7 @@ pub fn reads(expression: &Value, out: &mut Vec<String>) {
                     }
                 }
             }
-            Value::Arr(items) => pending.extend(items.iter()),
+            Value::Arr(items) => items.iter().for_each(|v| pending.push(v)),
             _ => {}
         }
     }

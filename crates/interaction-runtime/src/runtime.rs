@@ -153,8 +153,8 @@ impl Runtime {
     /// elements that bind nothing have none).
     fn element(&mut self, el: Handle) -> Option<&mut Element> {
         let i = el as usize;
-        if self.elements.len() <= i {
-            self.elements.resize_with(i + 1, Element::default);
+        while self.elements.len() <= i {
+            self.elements.push(Element::default());
         }
         self.elements.get_mut(i)
     }

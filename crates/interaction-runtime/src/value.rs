@@ -158,7 +158,11 @@ impl JsonView for &Value {
     }
     fn keys(&self) -> Vec<String> {
         match self {
-            Value::Obj(members) => members.iter().map(|(k, _)| k.clone()).collect(),
+            Value::Obj(members) => {
+                let mut keys = Vec::new();
+                members.iter().for_each(|(k, _)| keys.push(k.clone()));
+                keys
+            }
             _ => Vec::new(),
         }
     }
