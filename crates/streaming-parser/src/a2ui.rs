@@ -164,9 +164,10 @@ pub struct A2uiStream {
     version: Version,
     buffer: String,
     in_block: bool,
-    /// The message being read: its text, nesting depth, string state.
+    /// The message being read: its text, the closers it still needs
+    /// (innermost last), string state.
     message: String,
-    depth: usize,
+    open: Vec<char>,
     in_list: bool,
     in_string: bool,
     escaped: bool,
@@ -190,7 +191,7 @@ impl A2uiStream {
             buffer: String::new(),
             in_block: false,
             message: String::new(),
-            depth: 0,
+            open: Vec::new(),
             in_list: false,
             in_string: false,
             escaped: false,
@@ -282,7 +283,13 @@ impl A2uiStream {
                 let json = self.buffer.get(..at).unwrap_or_default().to_string();
                 self.read_json(&json, &mut parts)?;
                 if !self.message.trim().is_empty() {
-                    let rest = core::mem::take(&mut self.message);
+                    // The block has ended, so has its last message: the
+                    // closers a model dropped are restored (never a cut
+                    // string's quote).
+                    let mut rest = core::mem::take(&mut self.message);
+                    if !self.in_string {
+                        rest.extend(self.open.iter().rev());
+                    }
                     self.take_message(&rest, &mut parts)?;
                 }
                 self.reset_block();
@@ -307,7 +314,7 @@ impl A2uiStream {
     fn reset_block(&mut self) {
         self.in_block = false;
         self.message.clear();
-        self.depth = 0;
+        self.open.clear();
         self.in_list = false;
         self.in_string = false;
         self.escaped = false;
@@ -327,18 +334,29 @@ impl A2uiStream {
                 continue;
             }
             match c {
-                '[' if self.depth == 0 && !self.in_list => self.in_list = true,
-                ']' if self.depth == 0 => self.in_list = false,
+                '[' if self.open.is_empty() && !self.in_list => self.in_list = true,
+                ']' if self.open.is_empty() => self.in_list = false,
                 // Separators, and closers a model wrote once too often.
-                ',' | '}' if self.depth == 0 => {}
-                '{' | '[' => {
-                    self.depth += 1;
+                ',' | '}' if self.open.is_empty() => {}
+                '{' => {
+                    self.open.push('}');
+                    self.message.push(c);
+                }
+                '[' => {
+                    self.open.push(']');
                     self.message.push(c);
                 }
                 '}' | ']' => {
                     self.message.push(c);
-                    self.depth = self.depth.saturating_sub(1);
-                    if self.depth == 0 {
+                    // As `balance` reads it: a closer also closes what a
+                    // model forgot to close inside it; one of the wrong
+                    // kind closes the innermost.
+                    if self.open.contains(&c) {
+                        while self.open.pop().is_some_and(|want| want != c) {}
+                    } else {
+                        self.open.pop();
+                    }
+                    if self.open.is_empty() {
                         let message = core::mem::take(&mut self.message);
                         self.take_message(&message, parts)?;
                     }
@@ -347,7 +365,7 @@ impl A2uiStream {
                     self.in_string = true;
                     self.message.push(c);
                 }
-                c if self.depth == 0 && c.is_whitespace() => {}
+                c if self.open.is_empty() && c.is_whitespace() => {}
                 c => self.message.push(c),
             }
         }
@@ -563,7 +581,7 @@ impl A2uiStream {
     }
 
     fn sniff(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
-        if self.depth == 0 {
+        if self.open.is_empty() {
             return Ok(());
         }
         if self.version == Version::V09 && self.message.contains("\"updateDataModel\"") {
@@ -641,7 +659,8 @@ impl A2uiStream {
 }
 
 /// Closes what a closer skips over: `{"a": [{"b": 1]}` becomes
-/// `{"a": [{"b": 1}]}` (models drop a brace before a bracket).
+/// `{"a": [{"b": 1}]}` (models drop a brace before a bracket); a closer of
+/// the wrong kind closes the innermost, one for nothing open is dropped.
 fn balance(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut open: Vec<char> = Vec::new();
@@ -660,8 +679,9 @@ fn balance(text: &str) -> String {
             '[' => open.push(']'),
             '}' | ']' => {
                 if !open.contains(&c) {
-                    // A closer for nothing open: close what is, drop it.
-                    while let Some(want) = open.pop() {
+                    // A closer of the wrong kind closes the innermost; one
+                    // for nothing open is dropped.
+                    if let Some(want) = open.pop() {
                         out.push(want);
                     }
                     continue;
@@ -1105,10 +1125,43 @@ mod tests {
     }
 
     #[test]
+    fn dropped_closers_end_a_message_and_the_block_closes_the_last() {
+        let mut s = A2uiStream::new(Version::V08);
+        s.process_chunk(r#"<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s"}},"#)
+            .unwrap();
+        // The `]` of the components is missing: the next `}` closes it.
+        let parts = s
+            .process_chunk(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "a"}}}}}}, "#)
+            .unwrap();
+        assert_eq!(parts.len(), 1);
+        let parts = s
+            .process_chunk(r#"{"dataModelUpdate": {"surfaceId": "s", "contents": []}}, {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "b"}}}}]}</a2ui-json>"#)
+            .unwrap();
+        let messages = parts[0].a2ui.as_ref().unwrap();
+        assert!(messages[0].get("dataModelUpdate").is_some());
+        assert_eq!(
+            messages[1]["surfaceUpdate"]["components"][0]["component"]["Text"]["text"]
+                ["literalString"],
+            "b",
+            "the message left open by the end of the block is closed"
+        );
+        let mut s = A2uiStream::new(Version::V08);
+        s.process_chunk(r#"<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s"}},"#)
+            .unwrap();
+        let err = s
+            .process_chunk(
+                r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "ro</a2ui-json>"#,
+            )
+            .unwrap_err();
+        assert!(err.contains("Failed to parse"), "a cut id is never closed");
+    }
+
+    #[test]
     fn a_dropped_brace_is_restored() {
         assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
         assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
         assert_eq!(balance(r#"{"a": {"b": 1}]"#), r#"{"a": {"b": 1}}"#);
+        assert_eq!(balance(r#"{"a": {"b": 1]}"#), r#"{"a": {"b": 1}}"#);
     }
 
     #[test]
