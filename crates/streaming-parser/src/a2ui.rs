@@ -204,7 +204,8 @@ impl A2uiStream {
 
     /// A reader for a catalog, given its `components` object (a JSON Schema
     /// per component name): a component still streaming is shown once it
-    /// has the properties its schema requires; without `Row` in the
+    /// has the properties its schema requires, and a whole message with a
+    /// component lacking one is an error; without `Row` in the
     /// catalog, a component whose children have not arrived waits instead
     /// of showing `loading_<id>` placeholders.
     pub fn with_catalog_components(version: Version, components: &Value) -> A2uiStream {
@@ -226,22 +227,17 @@ impl A2uiStream {
 
     /// Whether a streaming component has what its schema requires.
     fn has_required(&self, component: &Value) -> bool {
-        let (name, props) = match component.get("component") {
-            Some(Value::String(name)) => (name.as_str(), Some(component)),
-            Some(Value::Object(m)) => match m.iter().next() {
-                Some((name, props)) => (name.as_str(), Some(props)),
-                None => return false,
-            },
-            _ => return false,
-        };
-        let fields = self
-            .required
-            .get(name)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+        component_name(component).is_some() && self.missing_required(component).is_none()
+    }
+
+    /// The first property the catalog requires that `component` lacks.
+    fn missing_required(&self, component: &Value) -> Option<&str> {
+        let (name, props) = component_name(component)?;
+        let fields = self.required.get(name)?;
         fields
             .iter()
-            .all(|f| props.is_some_and(|p| p.get(f).is_some()))
+            .find(|f| props.get(f.as_str()).is_none())
+            .map(String::as_str)
     }
 
     /// Reads a chunk; returns the parts it completes, or the error that
@@ -440,6 +436,22 @@ impl A2uiStream {
         if kind == data {
             // Data may arrive before its surface: a renderer keeps it.
             return Ok(self.data_delta(&message, data).into_iter().collect());
+        }
+        if kind == update {
+            let components = body.get("components").and_then(Value::as_array);
+            for component in components.into_iter().flatten() {
+                if let Some(field) = self.missing_required(component) {
+                    let id = component.get("id").and_then(Value::as_str);
+                    return Err([
+                        "Validation failed: component \"",
+                        id.unwrap_or_default(),
+                        "\" lacks the property \"",
+                        field,
+                        "\" its catalog requires",
+                    ]
+                    .concat());
+                }
+            }
         }
         let started = self.surfaces.get(&surface_id).is_some_and(|s| s.started);
         if kind == delete && !started {
@@ -752,6 +764,17 @@ fn with_placeholders(component: &Value, missing: &[String], version: Version) ->
         }
     }
     out
+}
+
+/// A component's name and the object holding its properties: the
+/// component itself in v0.9 (`"component": "Text"`), the value under the
+/// name in v0.8 (`"component": {"Text": {...}}`).
+fn component_name(component: &Value) -> Option<(&str, &Value)> {
+    match component.get("component")? {
+        Value::String(name) => Some((name, component)),
+        Value::Object(m) => m.iter().next().map(|(name, props)| (name.as_str(), props)),
+        _ => None,
+    }
 }
 
 /// A2UI's keys whose cut strings may be shown closed.
@@ -1122,6 +1145,14 @@ mod tests {
             "the url is missing"
         );
         assert_eq!(s.process_chunk(r#","url":"/a.mp3"}]}}"#).unwrap().len(), 1);
+        let err = s
+            .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Audio"}]}}"#)
+            .unwrap_err();
+        assert_eq!(
+            err,
+            r#"Validation failed: component "root" lacks the property "url" its catalog requires"#,
+            "a whole message is held to its catalog"
+        );
     }
 
     #[test]
