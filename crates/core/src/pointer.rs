@@ -84,7 +84,7 @@ fn unescape(raw: &str) -> Result<Cow<'_, str>, PointerError> {
     if at.is_none() {
         return Ok(Cow::Borrowed(raw));
     }
-    let mut out = String::with_capacity(raw.len());
+    let mut out = String::new();
     let mut rest = raw;
     while let Some(i) = at {
         out.push_str(rest.get(..i).unwrap_or_default());

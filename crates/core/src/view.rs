@@ -139,8 +139,9 @@ pub fn json_equal<V: JsonView>(a: &V, b: &V) -> bool {
                 if x.len() != y.len() {
                     return false;
                 }
-                for key in x.keys() {
-                    match (x.get(&key), y.get(&key)) {
+                // Borrowed, not consumed: a consuming loop adds drop code to the wasm.
+                for key in &x.keys() {
+                    match (x.get(key), y.get(key)) {
                         (Some(p), Some(q)) => pending.push((p, q)),
                         _ => return false,
                     }
