@@ -172,9 +172,11 @@ impl Runtime {
             self.push(el, What::Text(e));
         }
         if let Some(Value::Obj(members)) = expression("data-ch-attr") {
-            for (name, e) in members {
-                if let Some(rule) = binding::attr_rule(&name) {
-                    self.push(el, What::Attr(name, rule, e));
+            // Borrowed and cloned, not consumed: a consuming loop adds its
+            // own drop code to the wasm.
+            for (name, e) in &members {
+                if let Some(rule) = binding::attr_rule(name) {
+                    self.push(el, What::Attr(name.clone(), rule, e.clone()));
                 }
             }
         }
