@@ -12,7 +12,7 @@ use surfaces_core::pointer;
 use surfaces_core::{JsonView, Kind};
 
 /// One JSON value.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Value {
     /// `null`.
     Null,
@@ -26,6 +26,31 @@ pub enum Value {
     Arr(Vec<Value>),
     /// An object, members in source order (keys are unique: `JSON.parse` keeps the last).
     Obj(Vec<(String, Value)>),
+}
+
+// Written out rather than derived: pushing into empty vectors reuses the
+// builder's code, where the derived clone adds its own copy loops to the wasm.
+impl Clone for Value {
+    fn clone(&self) -> Value {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Num(n) => Value::Num(*n),
+            Value::Str(s) => Value::Str(s.clone()),
+            Value::Arr(items) => {
+                let mut out = Vec::new();
+                items.iter().for_each(|v| out.push(v.clone()));
+                Value::Arr(out)
+            }
+            Value::Obj(members) => {
+                let mut out = Vec::new();
+                members
+                    .iter()
+                    .for_each(|(k, v)| out.push((k.clone(), v.clone())));
+                Value::Obj(out)
+            }
+        }
+    }
 }
 
 /// The `null` a missing path reads as.
@@ -275,6 +300,18 @@ pub(crate) mod tests {
                 ("b", s("x"))
             ])
         );
+    }
+
+    #[test]
+    fn clones_are_deep_and_equal() {
+        let v = obj(&[
+            ("a", Value::Arr(vec![Value::Num(1.5), Value::Null, s("x")])),
+            ("b", obj(&[("c", Value::Bool(true))])),
+        ]);
+        let mut copy = v.clone();
+        assert_eq!(copy, v);
+        assert!(copy.set("/b/c", Value::Bool(false)));
+        assert_eq!(v.at("/b/c"), &Value::Bool(true));
     }
 
     #[test]
