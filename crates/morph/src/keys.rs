@@ -115,9 +115,7 @@ impl IdSet {
 
     /// Removes `id` if present.
     pub fn remove(&mut self, id: u32) {
-        if let Ok(at) = self.0.binary_search(&id) {
-            self.0.remove(at);
-        }
+        self.0.retain(|&x| x != id);
     }
 
     /// Whether the set is empty.

@@ -182,6 +182,8 @@ pub mod keys;
 pub mod rules;
 
 #[cfg(target_arch = "wasm32")]
+mod dom;
+#[cfg(target_arch = "wasm32")]
 pub mod live;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -27,7 +27,9 @@ pub fn is_forbidden_animation(local_name: &str, attribute_name: Option<&str>) ->
         .any(|a| local_name.eq_ignore_ascii_case(a))
         && attribute_name.is_some_and(|n| {
             let b = n.trim().as_bytes();
-            b.len() >= 4 && b[b.len() - 4..].eq_ignore_ascii_case(b"href")
+            b.len() >= 4
+                && b.get(b.len() - 4..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(b"href"))
         })
 }
 
@@ -71,7 +73,7 @@ pub fn attribute_allowed(name: &str, value: &str) -> bool {
 /// `on*` attributes are event handlers: their value is script.
 pub fn is_handler(name: &str) -> bool {
     let b = name.as_bytes();
-    b.len() > 2 && b[..2].eq_ignore_ascii_case(b"on")
+    b.len() > 2 && b.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"on"))
 }
 
 /// Attributes whose value is a URL that a browser may navigate to or load.

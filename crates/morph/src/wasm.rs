@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 use crate::digest::Ledger;
+use crate::dom;
 use crate::gate::{Decision, Gate, Pending};
 use crate::live::{self, Options};
 
@@ -22,6 +23,13 @@ use crate::live::{self, Options};
 #[global_allocator]
 static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn later_call(callback: &JsValue, ms: i32);
+}
 
 /// Nothing here panics on any input; if something did, trap rather than
 /// carry std's formatting machinery.
@@ -71,11 +79,11 @@ fn read_options(options: &JsValue) -> Options {
 #[wasm_bindgen]
 pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
     let options = read_options(&options.into());
-    if let Some(doc) = target.owner_document() {
-        if let Some(root) = live::parse(&doc, html) {
-            live::morph(target, &root, &options);
-        }
+    let target = dom::begin(target);
+    if let Some(root) = live::parse(target, html) {
+        live::morph(target, root, &options);
     }
+    dom::end();
 }
 
 /// What a morph works on; borrowed for the length of a morph.
@@ -87,7 +95,8 @@ struct Work {
     ledger: Ledger<JsString>,
 }
 
-/// The preview's state, in separate cells: an update may arrive while a
+/// The preview's state, in separate cells (borrowed with `try_borrow*`
+/// only: the panicking forms would bring number formatting into the wasm): an update may arrive while a
 /// morph runs (from a custom element's callback, say), and must land in the
 /// inbox rather than find the morph's state borrowed.
 struct Shared {
@@ -135,13 +144,17 @@ impl Preview {
     /// A whole render: a document (its body is shown) or a fragment for all
     /// of the target's children.
     pub fn update(&self, html: JsString) {
-        self.state.inbox.borrow_mut().document(html);
+        if let Ok(mut inbox) = self.state.inbox.try_borrow_mut() {
+            inbox.document(html);
+        }
         offer(&self.state);
     }
 
     /// One section's new HTML: the whole `data-section-id="key"` element.
     pub fn section(&self, key: String, html: JsString) {
-        self.state.inbox.borrow_mut().section(key, html);
+        if let Ok(mut inbox) = self.state.inbox.try_borrow_mut() {
+            inbox.section(key, html);
+        }
         offer(&self.state);
     }
 
@@ -155,7 +168,9 @@ impl Preview {
 
 fn offer(state: &Rc<Shared>) {
     let now = js_sys::Date::now();
-    let decision = state.gate.borrow_mut().offer(now);
+    let Ok(decision) = state.gate.try_borrow_mut().map(|mut g| g.offer(now)) else {
+        return;
+    };
     match decision {
         Decision::RunNow => {
             run(state);
@@ -165,19 +180,7 @@ fn offer(state: &Rc<Shared>) {
             let fire = Closure::once_into_js(move || {
                 run(&later);
             });
-            let win = state
-                .work
-                .try_borrow()
-                .ok()
-                .and_then(|w| w.target.owner_document())
-                .and_then(|d| d.default_view())
-                .or_else(web_sys::window);
-            if let Some(win) = win {
-                let _ = win.set_timeout_with_callback_and_timeout_and_arguments_0(
-                    fire.unchecked_ref(),
-                    (at - now) as i32 + 1,
-                );
-            }
+            later_call(&fire, (at - now) as i32 + 1);
         }
         Decision::Wait => {}
     }
@@ -190,34 +193,42 @@ fn run(state: &Rc<Shared>) -> Array {
     let Ok(mut work) = state.work.try_borrow_mut() else {
         return Array::new();
     };
-    let pending = state.inbox.borrow_mut().take();
+    let pending = state
+        .inbox
+        .try_borrow_mut()
+        .map(|mut inbox| inbox.take())
+        .unwrap_or_default();
     let keys = apply(&mut work, pending);
     let on_morph = work.on_morph.clone();
     drop(work);
     // Counted from the end of the morph: a slow morph never makes the next
     // one come sooner.
-    state.gate.borrow_mut().ran(js_sys::Date::now());
+    if let Ok(mut gate) = state.gate.try_borrow_mut() {
+        gate.ran(js_sys::Date::now());
+    }
     let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
     if let (Some(f), false) = (on_morph, keys.is_empty()) {
         let _ = f.call1(&JsValue::NULL, &list);
     }
-    if !state.inbox.borrow().is_empty() {
+    if state
+        .inbox
+        .try_borrow()
+        .is_ok_and(|inbox| !inbox.is_empty())
+    {
         offer(state);
     }
     list
 }
 
 fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
-    let Some(doc) = s.target.owner_document() else {
-        return Vec::new();
-    };
+    let target = dom::begin(&s.target);
     let mut changed = Vec::new();
     if let Some(html) = pending.document {
-        if let Some(root) = live::parse(&doc, &html) {
+        if let Some(root) = live::parse(target, &html) {
             let mut options = s.options.clone();
             let mut present = Vec::new();
-            for (key, section) in live::sections(&root) {
-                if s.ledger.record(&key, live::raw(&section).outer_html()) {
+            for (key, section) in live::sections(root) {
+                if s.ledger.record(&key, dom::html(section)) {
                     changed.push(key.clone());
                 } else {
                     options.skip.push(key.clone());
@@ -225,27 +236,27 @@ fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
                 present.push(key);
             }
             changed.extend(s.ledger.keep_only(&present));
-            live::morph(&s.target, &root, &options);
+            live::morph(target, root, &options);
         }
     }
     for (key, html) in pending.sections {
         if s.ledger.unchanged(&key, &html) {
             continue;
         }
-        let Some(root) = live::parse(&doc, &html) else {
+        let Some(root) = live::parse(target, &html) else {
             continue;
         };
-        let live_section = live::sections(&s.target).find(|(k, _)| *k == key);
+        let live_section = live::sections(target).find(|(k, _)| *k == key);
         match live_section {
             Some((_, el)) => {
                 let options = Options {
                     outer: true,
                     ..s.options.clone()
                 };
-                live::morph(&el, &root, &options);
+                live::morph(el, root, &options);
             }
             None => {
-                live::append(&s.target, &root, &s.options);
+                live::append(target, root, &s.options);
             }
         }
         s.ledger.record(&key, html);
@@ -253,5 +264,6 @@ fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
             changed.push(key);
         }
     }
+    dom::end();
     changed
 }
