@@ -14,10 +14,15 @@
 //! or closes a cycle is an error. The unfinished message is read leniently
 //! after each chunk, so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
-//! `text` and `literalString`, never an id or a path). A v0.9 data update
-//! carries only the top-level values not emitted before, so a data model
-//! streams value by value. Updates for a surface wait until its `createSurface`
-//! (`beginRendering` in v0.8) has been emitted.
+//! `text` and `literalString`, never an id or a path, nor a `valueString`
+//! that may be a URL). A v0.9 data update carries only the top-level values
+//! not emitted before, so a data model streams value by value; a v0.8 one
+//! (`contents`) shows its entries that have a key and a value whenever one
+//! of them changed. Updates for a surface wait until its `createSurface`
+//! (`beginRendering` in v0.8) has been emitted. Models' slips are read as
+//! meant: a closer past a dropped one closes it too, a message whose last
+//! brace was dropped ends where the next one starts or where the block
+//! ends.
 //!
 //! [`parse_full`], [`fix_payload`] and [`has_parts`] read a whole answer.
 
@@ -171,10 +176,12 @@ pub struct A2uiStream {
     in_list: bool,
     in_string: bool,
     escaped: bool,
+    /// Where in `message` the string being read began.
+    string_start: usize,
     surfaces: BTreeMap<String, SurfaceState>,
-    /// The data values emitted per surface (v0.9 `updateDataModel`), so an
-    /// update carries only what changed.
-    data_seen: BTreeMap<String, Map<String, Value>>,
+    /// The data values emitted per surface and path, so an update shows
+    /// only when something changed.
+    data_seen: BTreeMap<(String, String), Map<String, Value>>,
     /// Whether a child not yet streamed may be shown as a `loading_<id>`
     /// placeholder (a `Row`; the catalog must have one).
     placeholders: bool,
@@ -195,6 +202,7 @@ impl A2uiStream {
             in_list: false,
             in_string: false,
             escaped: false,
+            string_start: 0,
             surfaces: BTreeMap::new(),
             data_seen: BTreeMap::new(),
             placeholders: true,
@@ -334,6 +342,15 @@ impl A2uiStream {
                 ']' if self.open.is_empty() => self.in_list = false,
                 // Separators, and closers a model wrote once too often.
                 ',' | '}' if self.open.is_empty() => {}
+                '{' if self.open.last() == Some(&'}') && self.message.trim_end().ends_with(',') => {
+                    // An object where a key should be: the message before
+                    // it was left open (a model dropped its last brace).
+                    let mut before = core::mem::take(&mut self.message);
+                    before.extend(self.open.drain(..).rev());
+                    self.take_message(&before, parts)?;
+                    self.open.push('}');
+                    self.message.push(c);
+                }
                 '{' => {
                     self.open.push('}');
                     self.message.push(c);
@@ -359,6 +376,7 @@ impl A2uiStream {
                 }
                 '"' => {
                     self.in_string = true;
+                    self.string_start = self.message.len();
                     self.message.push(c);
                 }
                 c if self.open.is_empty() && c.is_whitespace() => {}
@@ -567,17 +585,16 @@ impl A2uiStream {
     /// enough (a complete id and name, no value cut to `{}`; cut strings
     /// closed only under A2UI's cuttable keys) are shown once reachable.
     /// A v0.9 data update with only the top-level values not emitted yet
-    /// (or changed); `None` when nothing changed. v0.8 updates pass whole.
+    /// (or changed); `None` when nothing changed.
     fn data_delta(&mut self, message: &Value, kind: &str) -> Option<Value> {
         let body = message.get(kind)?;
-        let (Version::V09, Some(Value::Object(value))) = (self.version, body.get("value")) else {
+        if self.version == Version::V08 {
+            return self.contents_update(body);
+        }
+        let Some(Value::Object(value)) = body.get("value") else {
             return Some(message.clone());
         };
-        let surface_id = body
-            .get("surfaceId")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let seen = self.data_seen.entry(surface_id.to_string()).or_default();
+        let seen = self.data_seen.entry(data_scope(body)).or_default();
         let delta: Map<String, Value> = value
             .iter()
             .filter(|(k, v)| seen.get(*k) != Some(*v))
@@ -592,19 +609,83 @@ impl A2uiStream {
         Some(json!({"version": "v0.9", kind: out}))
     }
 
+    /// A v0.8 data update with its entries that have a key and a value (the
+    /// last one per key), when one of their values was not emitted yet;
+    /// `None` when none changed.
+    fn contents_update(&mut self, body: &Value) -> Option<Value> {
+        let Some(entries) = body.get("contents").and_then(Value::as_array) else {
+            return Some(json!({ "dataModelUpdate": body }));
+        };
+        let values = contents_map(entries);
+        let seen = self.data_seen.entry(data_scope(body)).or_default();
+        if values.iter().all(|(k, v)| seen.get(k) == Some(v)) {
+            return None;
+        }
+        seen.extend(values.clone());
+        let mut last: Vec<Value> = Vec::new();
+        for entry in entries.iter().rev() {
+            let key = entry.get("key").and_then(Value::as_str);
+            let fresh = !last
+                .iter()
+                .any(|e| e.get("key").and_then(Value::as_str) == key);
+            if key.is_some_and(|k| values.contains_key(k)) && fresh {
+                last.insert(0, entry.clone());
+            }
+        }
+        let mut out = body.as_object().cloned().unwrap_or_default();
+        out.insert("contents".into(), Value::Array(complete_entries(&last)));
+        Some(json!({ "dataModelUpdate": out }))
+    }
+
+    /// Whether the string the message was cut in may be a URL: it starts
+    /// like one, or its entry's key names one. A cut URL would lead
+    /// somewhere else, so it is not shown closed.
+    fn cut_may_be_url(&self) -> bool {
+        let at = self.string_start;
+        let (Some(before), Some(cut)) = (self.message.get(..at), self.message.get(at + 1..)) else {
+            return false;
+        };
+        if ["http://", "https://", "data:", "/"]
+            .iter()
+            .any(|p| cut.starts_with(p))
+        {
+            return true;
+        }
+        let entry = before.rfind('{').and_then(|i| before.get(i..));
+        let key = entry
+            .and_then(|e| e.find("\"key\"").and_then(|i| e.get(i + 5..)))
+            .and_then(|rest| rest.trim_start().strip_prefix(':'))
+            .and_then(|rest| rest.trim_start().strip_prefix('"'))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        ["url", "link", "src", "href", "image"]
+            .iter()
+            .any(|w| key.contains(w))
+    }
+
     fn sniff(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
         if self.open.is_empty() {
             return Ok(());
         }
-        if self.version == Version::V09 && self.message.contains("\"updateDataModel\"") {
-            let partial = crate::partial::parse(&self.message, is_cuttable);
+        let cuttable = if self.in_string && self.cut_may_be_url() {
+            is_cuttable_but_a_value
+        } else {
+            is_cuttable
+        };
+        let data = match self.version {
+            Version::V08 => "dataModelUpdate",
+            Version::V09 => "updateDataModel",
+        };
+        if self.message.contains(&["\"", data, "\""].concat()) {
+            let partial = crate::partial::parse(&self.message, cuttable);
             let complete_id = partial
                 .as_ref()
-                .and_then(|p| p.value.get("updateDataModel"))
+                .and_then(|p| p.value.get(data))
                 .and_then(|b| b.get("surfaceId"))
                 .is_some_and(Value::is_string);
             if let Some(partial) = partial.filter(|_| complete_id) {
-                if let Some(m) = self.data_delta(&partial.value, "updateDataModel") {
+                if let Some(m) = self.data_delta(&partial.value, data) {
                     push_message(parts, m);
                 }
             }
@@ -617,7 +698,7 @@ impl A2uiStream {
             Version::V08 => "surfaceUpdate",
             Version::V09 => "updateComponents",
         };
-        let Some(partial) = crate::partial::parse(&self.message, is_cuttable) else {
+        let Some(partial) = crate::partial::parse(&self.message, cuttable) else {
             return Ok(());
         };
         let Some(body) = partial.value.get(update) else {
@@ -783,6 +864,63 @@ fn is_cuttable(key: &str) -> bool {
         key,
         "literalString" | "valueString" | "label" | "hint" | "caption" | "altText" | "text"
     )
+}
+
+/// [`is_cuttable`] but for `valueString`, a data value that may be a URL.
+fn is_cuttable_but_a_value(key: &str) -> bool {
+    key != "valueString" && is_cuttable(key)
+}
+
+/// Which data a data update addresses: its surface and path.
+fn data_scope(body: &Value) -> (String, String) {
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or_default();
+    (text("surfaceId").to_string(), text("path").to_string())
+}
+
+/// The values of v0.8 data entries by key: `value`, `valueString`,
+/// `valueNumber`, `valueBoolean`, or a `valueMap` read the same way.
+fn contents_map(entries: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for entry in entries {
+        let Some(key) = entry.get("key").and_then(Value::as_str) else {
+            continue;
+        };
+        let value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .find_map(|k| entry.get(*k))
+            .cloned()
+            .or_else(|| {
+                let map = entry.get("valueMap").and_then(Value::as_array);
+                map.map(|m| Value::Object(contents_map(m)))
+            });
+        if let Some(value) = value {
+            out.insert(key.to_string(), value);
+        }
+    }
+    out
+}
+
+/// The v0.8 data entries that have a key and a value (an entry still
+/// streaming may have neither); a `valueMap` keeps its complete entries,
+/// and is dropped when it had only unfinished ones.
+fn complete_entries(entries: &[Value]) -> Vec<Value> {
+    let complete = |entry: &Value| -> Option<Value> {
+        let mut entry = entry.as_object()?.clone();
+        let mut has_value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .any(|k| entry.contains_key(*k));
+        if let Some(list) = entry.get("valueMap").and_then(Value::as_array) {
+            let kept = complete_entries(list);
+            if kept.is_empty() && !list.is_empty() {
+                entry.remove("valueMap");
+            } else {
+                entry.insert("valueMap".into(), Value::Array(kept));
+                has_value = true;
+            }
+        }
+        (has_value && entry.contains_key("key")).then_some(Value::Object(entry))
+    };
+    entries.iter().filter_map(complete).collect()
 }
 
 /// Whether a value holds an empty object anywhere (a value cut short).
@@ -1166,7 +1304,7 @@ mod tests {
             .unwrap();
         assert_eq!(parts.len(), 1);
         let parts = s
-            .process_chunk(r#"{"dataModelUpdate": {"surfaceId": "s", "contents": []}}, {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "b"}}}}]}</a2ui-json>"#)
+            .process_chunk(r#"{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "a", "valueString": "x"}]}}, {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "b"}}}}]}</a2ui-json>"#)
             .unwrap();
         let messages = parts[0].a2ui.as_ref().unwrap();
         assert!(messages[0].get("dataModelUpdate").is_some());
@@ -1185,6 +1323,60 @@ mod tests {
             )
             .unwrap_err();
         assert!(err.contains("Failed to parse"), "a cut id is never closed");
+    }
+
+    #[test]
+    fn v08_data_streams_entry_by_entry_and_never_shows_a_cut_url() {
+        let mut s = A2uiStream::new(Version::V08);
+        let step = |s: &mut A2uiStream, chunk: &str| -> Vec<Value> {
+            let parts = s.process_chunk(chunk).unwrap();
+            parts
+                .into_iter()
+                .flat_map(|p| p.a2ui.unwrap_or_default())
+                .collect()
+        };
+        let got = step(
+            &mut s,
+            r#"<a2ui-json>[{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "name", "valueString": "Al"#,
+        );
+        assert_eq!(
+            got[0]["dataModelUpdate"]["contents"],
+            json!([{"key": "name", "valueString": "Al"}])
+        );
+        let got = step(
+            &mut s,
+            r#"ice"}, {"key": "photo", "valueString": "https://x"#,
+        );
+        assert_eq!(
+            got[0]["dataModelUpdate"]["contents"],
+            json!([{"key": "name", "valueString": "Alice"}]),
+            "the cut URL's entry has no value yet: left out"
+        );
+        assert!(step(&mut s, "/a.p").is_empty(), "nothing changed");
+        let got = step(&mut s, r#"ng"}, {"key": "note", "valueString": "/tm"#);
+        assert_eq!(
+            got[0]["dataModelUpdate"]["contents"][1]["valueString"],
+            "https://x/a.png"
+        );
+        assert_eq!(
+            got[0]["dataModelUpdate"]["contents"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        // The message's last brace is missing: it ends where the next starts,
+        // and is not shown again since nothing in it changed.
+        let got = step(
+            &mut s,
+            r#"p"}]}, {"beginRendering": {"surfaceId": "s", "root": "r"}}"#,
+        );
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            got[0]["dataModelUpdate"]["contents"][2]["valueString"],
+            "/tmp"
+        );
+        assert!(got[1].get("beginRendering").is_some());
     }
 
     #[test]

@@ -114,5 +114,5 @@ fn parser_suite() {
 
 #[test]
 fn streaming_parser_suite() {
-    report("streaming_parser.yaml", 72, 42);
+    report("streaming_parser.yaml", 80, 42);
 }
