@@ -921,7 +921,10 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                 .text("currency")
                 .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
             Value::Text(match (number.filter(|n| n.is_finite()), currency) {
-                (Some(n), Some(c)) => host.format_currency(n, &c.to_ascii_uppercase(), locale),
+                (Some(n), Some(mut c)) => {
+                    c.make_ascii_uppercase();
+                    host.format_currency(n, &c, locale)
+                }
                 _ => String::new(),
             })
         }
