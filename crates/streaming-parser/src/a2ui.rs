@@ -1380,6 +1380,23 @@ mod tests {
     }
 
     #[test]
+    fn data_is_told_apart_by_its_path() {
+        let mut s = A2uiStream::new(Version::V09);
+        s.process_chunk("<a2ui-json>[").unwrap();
+        let update = |path: &str| {
+            [
+                r#"{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":""#,
+                path,
+                r#"","value":{"name":"A"}}},"#,
+            ]
+            .concat()
+        };
+        assert_eq!(s.process_chunk(&update("/a")).unwrap().len(), 1);
+        assert_eq!(s.process_chunk(&update("/b")).unwrap().len(), 1);
+        assert!(s.process_chunk(&update("/a")).unwrap().is_empty());
+    }
+
+    #[test]
     fn a_dropped_brace_is_restored() {
         assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
         assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
