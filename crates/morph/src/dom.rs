@@ -40,6 +40,11 @@ pub const SET_CHECKED: u32 = 1;
 pub const SET_SELECTED: u32 = 2;
 pub const SET_TEXTAREA: u32 = 3;
 
+/// Which option [`option`] reads.
+pub const OUTER: u32 = 0;
+pub const OUTLINE: u32 = 1;
+pub const FOLLOW: u32 = 2;
+
 /// [`attrs`]' result bits: an attribute changed; `value`, `checked`,
 /// `selected` changed (the latter two in presence).
 pub const ANY: u32 = 8;
@@ -166,6 +171,9 @@ export function restore(t) {
       s.setBaseAndExtent(sel[0], Math.min(sel[1], len(sel[0])), sel[2], Math.min(sel[3], len(sel[2])));
   }
 }
+export function option(o, w) { const v = o?.[['outer', 'outline', 'follow'][w]]; return w == 1 ? (typeof v == 'number' ? v : NaN) : +!!v; }
+export function on_morph(o) { return o?.onMorph; }
+export function later(t, ms) { setTimeout(() => t.fire(), ms); }
 export function active(t) { const x = N[t], a = x.ownerDocument.activeElement; return a && x.contains(a) ? h(a) : 0; }
 "#)]
 extern "C" {
@@ -246,6 +254,13 @@ extern "C" {
     pub fn save(target: H, active: H);
     /// Gives back the focus and selection [`save`] saved last.
     pub fn restore(target: H);
+    /// An option: [`OUTER`] or [`FOLLOW`] as 1 (truthy) or 0, [`OUTLINE`]
+    /// as given if a number, else NaN.
+    pub fn option(options: &JsValue, which: u32) -> f64;
+    /// `options.onMorph`, whatever it is.
+    pub fn on_morph(options: &JsValue) -> JsValue;
+    /// Calls `tick.fire()` after `ms` milliseconds.
+    pub fn later(tick: JsValue, ms: i32);
     /// The focused element if within `target`, else 0.
     pub fn active(target: H) -> H;
 }

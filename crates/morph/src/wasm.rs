@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use js_sys::{Array, Function, JsString, Object, Reflect};
+use js_sys::{Array, Function, JsString, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::Element;
@@ -23,13 +23,6 @@ use crate::live::{self, Options};
 #[global_allocator]
 static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
-
-#[wasm_bindgen]
-extern "C" {
-    /// The global `setTimeout`.
-    #[wasm_bindgen(js_name = setTimeout)]
-    fn later_call(callback: &JsValue, ms: i32);
-}
 
 /// Nothing here panics on any input; if something did, trap rather than
 /// carry std's formatting machinery.
@@ -60,13 +53,11 @@ export interface PreviewOptions {
 "#;
 
 fn read_options(options: &JsValue) -> Options {
-    let get = |name: &str| Reflect::get(options, &name.into()).unwrap_or(JsValue::UNDEFINED);
     Options {
-        outer: get("outer").is_truthy(),
-        outline_ms: get("outline")
-            .as_f64()
-            .map_or(0, |ms| ms.clamp(0.0, 3.6e6) as u32),
-        follow: get("follow").is_truthy(),
+        outer: dom::option(options, dom::OUTER) != 0.0,
+        // Not a number: NaN, which converts to 0.
+        outline_ms: dom::option(options, dom::OUTLINE).clamp(0.0, 3.6e6) as u32,
+        follow: dom::option(options, dom::FOLLOW) != 0.0,
         skip: Vec::new(),
     }
 }
@@ -123,8 +114,7 @@ impl Preview {
         let options: JsValue = options.into();
         let mut opts = read_options(&options);
         opts.outer = false;
-        let on_morph = Reflect::get(&options, &"onMorph".into())
-            .ok()
+        let on_morph = Some(dom::on_morph(&options))
             .filter(JsValue::is_function)
             .map(JsValue::unchecked_into::<Function>);
         Preview {
@@ -176,13 +166,22 @@ fn offer(state: &Rc<Shared>) {
             run(state);
         }
         Decision::RunAt(at) => {
-            let later = Rc::clone(state);
-            let fire = Closure::once_into_js(move || {
-                run(&later);
-            });
-            later_call(&fire, (at - now) as i32 + 1);
+            dom::later(Tick(Rc::clone(state)).into(), (at - now) as i32 + 1);
         }
         Decision::Wait => {}
+    }
+}
+
+/// The scheduler's timer: [`dom::later`] fires it once (a JS object
+/// holding the preview's state, cheaper than a `Closure`).
+#[wasm_bindgen(skip_typescript)]
+pub struct Tick(Rc<Shared>);
+
+#[wasm_bindgen]
+impl Tick {
+    /// Runs the pending morph (called by the timer; consumes the tick).
+    pub fn fire(self) {
+        run(&self.0);
     }
 }
 
