@@ -76,7 +76,9 @@ enum What {
         kind: ModelKind,
         path: String,
         literal: Value,
-        options: Vec<(Handle, Value)>,
+        /// A select's options (consecutive handles) and what each stands for.
+        options: Range<Handle>,
+        literals: Vec<Value>,
     },
     Checks {
         list: Value,
@@ -195,11 +197,12 @@ impl Runtime {
                 } else {
                     Value::Null
                 };
-                let mut options = Vec::new();
+                let mut options = 0..0;
+                let mut literals = Vec::new();
                 if kind == ModelKind::Select {
-                    let found = page.query(el, "option");
-                    for option in found {
-                        options.push((option, self.literal(page, option)));
+                    options = page.query(el, "option");
+                    for option in options.clone() {
+                        literals.push(self.literal(page, option));
                     }
                 }
                 let what = What::Model {
@@ -207,6 +210,7 @@ impl Runtime {
                     path: String::from(path),
                     literal,
                     options,
+                    literals,
                 };
                 let b = self.bindings.len();
                 if let Some(element) = self.element(el) {
@@ -293,6 +297,7 @@ impl Runtime {
             path,
             literal,
             options,
+            literals,
         } = &binding.what
         else {
             return None;
@@ -312,7 +317,8 @@ impl Runtime {
             ModelKind::Radio if page.flag(el, Flag::Checked) => literal.clone(),
             ModelKind::Radio => return None,
             ModelKind::Select => options
-                .iter()
+                .clone()
+                .zip(literals)
                 .find(|(option, _)| page.flag(*option, Flag::Selected))
                 .map_or(Value::Null, |(_, v)| v.clone()),
         };
@@ -495,6 +501,7 @@ impl Runtime {
                 path,
                 literal,
                 options,
+                literals,
             } => {
                 if source == Some(el) {
                     return;
@@ -507,8 +514,8 @@ impl Runtime {
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
                     ModelKind::Radio => page.set_flag(el, Flag::Checked, json_equal(&v, &literal)),
                     ModelKind::Select => {
-                        for (option, literal) in options {
-                            page.set_flag(*option, Flag::Selected, json_equal(&v, &literal));
+                        for (option, literal) in options.clone().zip(literals) {
+                            page.set_flag(option, Flag::Selected, json_equal(&v, &literal));
                         }
                     }
                 }

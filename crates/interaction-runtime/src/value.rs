@@ -198,9 +198,11 @@ impl JsonView for &Value {
 /// `key` before each object member.
 #[derive(Default)]
 pub struct Builder {
-    /// Open containers, each with the key it will be stored under.
-    stack: Vec<(Option<String>, Value)>,
-    key: Option<String>,
+    /// Open containers, each with the key it will be stored under (the
+    /// same type as an object's members, so the wasm shares their code;
+    /// the key of an array item is empty and unused).
+    stack: Vec<(String, Value)>,
+    key: String,
     done: Option<Value>,
 }
 
@@ -209,29 +211,29 @@ impl Builder {
     pub const fn new() -> Builder {
         Builder {
             stack: Vec::new(),
-            key: None,
+            key: String::new(),
             done: None,
         }
     }
 
     /// Adds a scalar, or a whole value.
     pub fn value(&mut self, value: Value) {
-        let key = self.key.take();
+        let key = core::mem::take(&mut self.key);
         match self.stack.last_mut() {
             Some((_, Value::Arr(items))) => items.push(value),
-            Some((_, Value::Obj(members))) => members.push((key.unwrap_or_default(), value)),
+            Some((_, Value::Obj(members))) => members.push((key, value)),
             _ => self.done = Some(value),
         }
     }
 
     /// Names the next member of the open object.
     pub fn key(&mut self, key: String) {
-        self.key = Some(key);
+        self.key = key;
     }
 
     /// Opens an array (`object == false`) or an object.
     pub fn open(&mut self, object: bool) {
-        let key = self.key.take();
+        let key = core::mem::take(&mut self.key);
         self.stack.push((
             key,
             if object {
