@@ -60,7 +60,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,393 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,391 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -88,9 +88,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 2,702 | 1,393 | 1,239 |
-//! | `surface.<hash>.wasm` | 31,484 | 14,856 | 13,151 |
-//! | together | 34,186 | 16,249 | 14,390 |
+//! | `surface.<hash>.js` (loader and glue) | 2,702 | 1,391 | 1,236 |
+//! | `surface.<hash>.wasm` | 29,745 | 14,058 | 12,356 |
+//! | together | 32,447 | 15,449 | 13,592 |
 //!
 //! Down from 22,141 B gzip, still over the 12,288 budget. Where the bytes
 //! go (`twiggy top`, wasm-opt'd with names kept; functions called once are
@@ -99,25 +99,26 @@
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           5414 ┊ surfaces_core::function::call_level
-//!           3220 ┊ h (hydrate, bind)
+//!           5333 ┊ surfaces_core::function::call_level
+//!           2702 ┊ h (hydrate, bind)
 //!           1785 ┊ data segment ".rodata.2" (names, selectors, function table)
 //!           1482 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1257 ┊ interaction_runtime::runtime::Runtime::apply
-//!           1189 ┊ surfaces_core::view::json_equal
-//!           1115 ┊ surfaces_core::pointer::parse
-//!            850 ┊ e (events)
+//!           1290 ┊ interaction_runtime::runtime::Runtime::apply
+//!           1027 ┊ surfaces_core::pointer::parse
+//!            923 ┊ surfaces_core::view::json_equal
+//!            881 ┊ e (events)
 //!            826 ┊ surfaces_core::condition::evaluate_level
-//!            781 ┊ interaction_runtime::runtime::Runtime::push
-//!            638 ┊ b (the JSON walk's builder)
+//!            601 ┊ interaction_runtime::runtime::Runtime::push
+//!            583 ┊ b (the JSON walk's builder)
 //!            521 ┊ interaction_runtime::value::Value::set
-//!            494 ┊ <interaction_runtime::value::Value as Clone>::clone
 //!            451 ┊ surfaces_core::href::is_safe_href
-//!            436 ┊ surfaces_core::function::Value<V>::to_text
 //!            432 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
+//!            411 ┊ <interaction_runtime::value::Value as Clone>::clone
+//!            396 ┊ surfaces_core::function::replace_count
 //! ```
 //!
-//! By feature, measured by stubbing each out of a copy (gzip of the wasm):
+//! By feature, measured by stubbing each out of a copy when the wasm was
+//! 15.0 KB gzip:
 //! the function set (`call_level` and the Intl host calls) about 3.7 KB,
 //! spread evenly (each function 0.2 to 0.9 KB, dates the most); reading
 //! bindings and text about 0.6 KB; conditions about 0.75 KB; the rest
@@ -131,7 +132,11 @@
 //! of them the Unicode printable tables (4.5 KB gzip). `surfaces-core`'s
 //! rules are written as byte loops for this (same results; its tests
 //! compare them with the standard library's), call arguments are read by
-//! shared readers, and the JSON walk is one export. What remains in the data
+//! shared readers, and the JSON walk is one export. Allocation code is
+//! generic, so fewer instantiations pay too: vectors started empty and
+//! pushed to (not `vec!`, `collect`, `extend`, `resize_with`), loops that
+//! borrow rather than consume, containers of one shared type (the builder's
+//! stack holds `(String, Value)` like an object). What remains in the data
 //! segment from `alloc`'s own panics (capacity overflow, allocation failure:
 //! about 400 bytes raw) goes only with a nightly `build-std` and
 //! `panic_immediate_abort`. wasm-opt flags barely matter (`--converge`,
