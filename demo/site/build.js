@@ -74,9 +74,16 @@ function showBlocks(doc) {
         for (const r of block.refused) node.append(el('div', { class: 'refused' }, `line ${r.line} refused: ${r.code}: ${r.message}`));
         if (block.ghost) node.append(el('div', { class: 'ghost' }, `ghost (unvalidated): ${JSON.stringify(block.ghost)}`));
       } else if (block.healed !== undefined && block.healed !== block.text) {
-        // Show what healing added for display, marked; the stored text is unchanged.
-        const text = block.text.slice(-160);
-        node.append(text, el('span', { class: 'heal', title: 'added by healing, for display only' }, block.healed.slice(block.text.length)));
+        // Mark what healing changed for display (closers added, an unfinished
+        // image or tag hidden); the stored text is unchanged.
+        let same = 0;
+        while (same < block.text.length && block.text[same] === block.healed[same]) same++;
+        const added = block.healed.slice(same);
+        const hidden = block.text.length - same;
+        node.append(
+          block.healed.slice(Math.max(0, same - 160), same),
+          el('span', { class: 'heal', title: 'changed by healing, for display only' }, added || `(${hidden} characters hidden until complete)`),
+        );
       } else node.append(block.text.slice(-160));
       return node;
     }),
@@ -102,8 +109,9 @@ function replay() {
   const stream = new Stream('markdown');
   let at = 0;
   const step = () => {
-    // About 60 characters a second, like a model writing; --fast for tests.
-    const size = $('fast').checked ? 400 : 3 + Math.floor(Math.random() * 6);
+    // About 60 characters a second in uneven chunks, like a model writing
+    // (the same chunks every replay); "fast" for a quick look.
+    const size = $('fast').checked ? 400 : 3 + ((at * 7) % 6);
     stream.push(answer.slice(at, at + size));
     at += size;
     const doc = JSON.parse(at >= answer.length ? stream.finish() : stream.document());
