@@ -8,6 +8,10 @@
 //! [`begin`] to its [`end`] (a morph started inside a morph, by a custom
 //! element's callback, shares it); 0 is no node. The same node always has
 //! the same handle, so per-node facts are a vector indexed by handle.
+//!
+//! Every parameter and result is an `i32` (booleans 0 or 1), an `f64` or a
+//! JS value: wasm-bindgen then imports the functions as they are, with no
+//! conversion shim in the glue for each.
 
 use alloc::string::String;
 
@@ -15,39 +19,39 @@ use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
 /// A node handle (0: none).
-pub type H = u32;
+pub type H = i32;
 
 /// What [`nav`] follows.
-pub const FIRST: u32 = 0;
-pub const NEXT: u32 = 1;
-pub const PARENT: u32 = 2;
+pub const FIRST: i32 = 0;
+pub const NEXT: i32 = 1;
+pub const PARENT: i32 = 2;
 /// The node itself if an element, else its parent element.
-pub const ELEMENT: u32 = 3;
+pub const ELEMENT: i32 = 3;
 
 /// What [`test`] compares.
-pub const EQUAL: u32 = 0;
-pub const SAME_TAG: u32 = 1;
-pub const TEXT_DIFFERS: u32 = 2;
-pub const CONTAINS: u32 = 3;
+pub const EQUAL: i32 = 0;
+pub const SAME_TAG: i32 = 1;
+pub const TEXT_DIFFERS: i32 = 2;
+pub const CONTAINS: i32 = 3;
 
 /// What [`select`] finds.
-pub const KEYED: u32 = 0;
-pub const SECTIONS: u32 = 1;
+pub const KEYED: i32 = 0;
+pub const SECTIONS: i32 = 1;
 
 /// Which live state [`set_state`] sets from the new element.
-pub const SET_VALUE: u32 = 0;
-pub const SET_CHECKED: u32 = 1;
-pub const SET_SELECTED: u32 = 2;
-pub const SET_TEXTAREA: u32 = 3;
+pub const SET_VALUE: i32 = 0;
+pub const SET_CHECKED: i32 = 1;
+pub const SET_SELECTED: i32 = 2;
+pub const SET_TEXTAREA: i32 = 3;
 
 /// Which option [`option`] reads.
-pub const OUTER: u32 = 0;
-pub const OUTLINE: u32 = 1;
-pub const FOLLOW: u32 = 2;
+pub const OUTER: i32 = 0;
+pub const OUTLINE: i32 = 1;
+pub const FOLLOW: i32 = 2;
 
 /// [`attrs`]' result bits: an attribute changed; `value`, `checked`,
 /// `selected` changed (the latter two in presence).
-pub const ANY: u32 = 8;
+pub const ANY: i32 = 8;
 
 #[wasm_bindgen(inline_js = r#"
 let N = [null], M = new Map(), K = new Map(), D = 0, S = [], V = [], C = [], T = 0;
@@ -187,52 +191,52 @@ extern "C" {
     /// (`whole`) into a detached `<html>` whose `<body>` is returned, a
     /// fragment through a `<template>` into a detached `<body>`. 0 if the
     /// parser threw.
-    pub fn parse(target: H, html: &JsString, whole: bool) -> H;
+    pub fn parse(target: H, html: &JsString, whole: i32) -> H;
     /// Stages the suspect elements (`attrs` false) or attributes (true) of
     /// `root` and of every template content below it; returns how many.
-    pub fn stage(root: H, attrs: bool) -> u32;
+    pub fn stage(root: H, attrs: i32) -> i32;
     /// A staged element's local name, or a staged attribute's name.
-    pub fn s_name(i: u32) -> String;
+    pub fn s_name(i: i32) -> String;
     /// A staged element's `attributeName` attribute, or an attribute's value.
-    pub fn s_value(i: u32) -> Option<String>;
+    pub fn s_value(i: i32) -> Option<String>;
     /// Removes a staged element, or a staged attribute from its element.
-    pub fn s_drop(i: u32);
+    pub fn s_drop(i: i32);
     /// Stages the elements below `root` matching [`KEYED`] or [`SECTIONS`].
-    pub fn select(root: H, what: u32) -> u32;
+    pub fn select(root: H, what: i32) -> i32;
     /// A staged node's handle.
-    pub fn s_node(i: u32) -> H;
+    pub fn s_node(i: i32) -> H;
     /// `nodeType`.
-    pub fn kind(node: H) -> u32;
+    pub fn kind(node: H) -> i32;
     /// [`FIRST`] child, [`NEXT`] sibling, [`PARENT`] or [`ELEMENT`].
-    pub fn nav(node: H, way: u32) -> H;
+    pub fn nav(node: H, way: i32) -> H;
     /// [`EQUAL`], [`SAME_TAG`], [`TEXT_DIFFERS`], `a` [`CONTAINS`] `b`.
-    pub fn test(a: H, b: H, what: u32) -> bool;
+    pub fn test(a: H, b: H, what: i32) -> i32;
     /// The number of the element's key of kind `kind` (0 `id`, 1
     /// `data-section-id`, 2 `data-component-id`), -1 if absent or empty.
     /// Kind 3 numbers the element's `tagName`. Numbers are dense and shared
     /// by every morph of one table.
-    pub fn key(el: H, kind: u32) -> i32;
+    pub fn key(el: H, kind: i32) -> i32;
     /// An attribute's value.
     pub fn attr(el: H, name: &str) -> Option<String>;
     /// `outerHTML`, left a JS string.
     pub fn html(el: H) -> JsString;
     /// 1 `<input>`, 2 `<option>`, 3 `<details>`, 4 `<textarea>`, 5
     /// `<dialog>`, else 0.
-    pub fn special(el: H) -> u32;
+    pub fn special(el: H) -> i32;
     /// Gives `old` (text or comment) `new`'s text; whether it differed.
-    pub fn text(old: H, new: H) -> bool;
+    pub fn text(old: H, new: H) -> i32;
     /// Copies `new`'s attributes to `old` and removes the others, except
     /// the outline and (with `open_is_state`) `open`; returns [`ANY`] and
     /// the form-state bits.
-    pub fn attrs(old: H, new: H, open_is_state: bool) -> u32;
+    pub fn attrs(old: H, new: H, open_is_state: i32) -> i32;
     /// Sets a live property of `old` from `new`'s default ([`SET_VALUE`]...).
-    pub fn set_state(old: H, new: H, what: u32);
+    pub fn set_state(old: H, new: H, what: i32);
     /// Bit 0: `new` has `open`; bit 1: the server's last `open` on `old`
     /// (its attribute if never recorded).
-    pub fn open_state(old: H, new: H) -> u32;
+    pub fn open_state(old: H, new: H) -> i32;
     /// Applies `server` as `old`'s `open` if `apply` (`close()` for a
     /// dialog), and records it as the server's.
-    pub fn set_open(old: H, server: bool, dialog: bool, apply: bool);
+    pub fn set_open(old: H, server: i32, dialog: i32, apply: i32);
     /// Records the server's `open` on the disclosures and dialogs at and
     /// below `node` that have none recorded.
     pub fn record_open(node: H);
@@ -248,7 +252,7 @@ extern "C" {
     pub fn mark(el: H);
     /// Outlines the queued elements for `ms` milliseconds, and scrolls the
     /// last into view with `follow`.
-    pub fn finish(ms: u32, follow: bool);
+    pub fn finish(ms: i32, follow: i32);
     /// Saves the focused element `active` (0: none) within `target`, its
     /// selection range, or the document selection within `target`.
     pub fn save(target: H, active: H);
@@ -256,7 +260,7 @@ extern "C" {
     pub fn restore(target: H);
     /// An option: [`OUTER`] or [`FOLLOW`] as 1 (truthy) or 0, [`OUTLINE`]
     /// as given if a number, else NaN.
-    pub fn option(options: &JsValue, which: u32) -> f64;
+    pub fn option(options: &JsValue, which: i32) -> f64;
     /// `options.onMorph`, whatever it is.
     pub fn on_morph(options: &JsValue) -> JsValue;
     /// Calls `tick.fire()` after `ms` milliseconds.

@@ -14,7 +14,7 @@ use crate::rules;
 /// The attribute that outlines a changed element for a while.
 pub const OUTLINE_ATTRIBUTE: &str = "data-morph-changed";
 
-const ELEMENT_NODE: u32 = 1;
+const ELEMENT_NODE: i32 = 1;
 
 /// How to morph.
 #[derive(Debug, Default, Clone)]
@@ -37,7 +37,7 @@ pub struct Options {
 pub fn parse(target: H, html: &JsString) -> Option<H> {
     // The HTML stays a JS string: only its first characters cross into wasm.
     let whole = rules::is_whole_document(&dom::head(html));
-    let root = dom::parse(target, html, whole);
+    let root = dom::parse(target, html, i32::from(whole));
     if root == 0 {
         return None;
     }
@@ -49,7 +49,7 @@ pub fn parse(target: H, html: &JsString) -> Option<H> {
 /// animations from the parsed tree, template contents included. The browser
 /// finds the suspects (two XPath queries); [`rules`] judges them.
 fn sanitize(root: H) {
-    for i in 0..dom::stage(root, false) {
+    for i in 0..dom::stage(root, 0) {
         let name = dom::s_name(i);
         if rules::is_forbidden_element(&name)
             || rules::is_forbidden_animation(&name, dom::s_value(i).as_deref())
@@ -57,7 +57,7 @@ fn sanitize(root: H) {
             dom::s_drop(i);
         }
     }
-    for i in 0..dom::stage(root, true) {
+    for i in 0..dom::stage(root, 1) {
         let name = dom::s_name(i);
         // Only URL attributes need their value read.
         let value = match rules::is_url_attribute(&name) {
@@ -71,7 +71,7 @@ fn sanitize(root: H) {
 }
 
 /// The elements below `root` matching [`dom::KEYED`] or [`dom::SECTIONS`].
-fn select(root: H, what: u32) -> Vec<H> {
+fn select(root: H, what: i32) -> Vec<H> {
     (0..dom::select(root, what)).map(dom::s_node).collect()
 }
 
@@ -85,7 +85,7 @@ struct Info {
 /// A new node as matching sees it.
 struct Probe<'a> {
     node: H,
-    kind: u32,
+    kind: i32,
     /// Its key and id set, if it has either.
     facts: Option<&'a Info>,
 }
@@ -105,16 +105,16 @@ enum Soft {
 }
 
 /// Elements with live state of their own (see [`dom::special`]).
-const INPUT: u32 = 1;
-const OPTION: u32 = 2;
-const DETAILS: u32 = 3;
-const TEXTAREA: u32 = 4;
-const DIALOG: u32 = 5;
+const INPUT: i32 = 1;
+const OPTION: i32 = 2;
+const DETAILS: i32 = 3;
+const TEXTAREA: i32 = 4;
+const DIALOG: i32 = 5;
 
 /// Attributes whose change moves a form control's live state.
-const VALUE: u32 = 1;
-const CHECKED: u32 = 2;
-const SELECTED: u32 = 4;
+const VALUE: i32 = 1;
+const CHECKED: i32 = 2;
+const SELECTED: i32 = 4;
 
 struct Morph<'a> {
     /// The morph's target: new nodes are made in its document.
@@ -210,7 +210,7 @@ fn unchanged(start: H, end: H, new_root: H) -> bool {
     loop {
         match (old, new) {
             (0, 0) => return true,
-            (o, n) if o != 0 && n != 0 && dom::test(o, n, dom::EQUAL) => {
+            (o, n) if o != 0 && n != 0 && test(o, n, dom::EQUAL) => {
                 old = dom::nav(o, dom::NEXT);
                 if old == end {
                     old = 0;
@@ -268,7 +268,7 @@ impl Morph<'_> {
     }
 
     fn facts_mut(&mut self, node: H) -> Option<&mut Info> {
-        let at = node as usize;
+        let at = usize::try_from(node).ok()?;
         if self.facts.len() <= at {
             self.facts.resize(at + 1, None);
         }
@@ -276,7 +276,7 @@ impl Morph<'_> {
     }
 
     fn facts(&self, node: H) -> Option<&Info> {
-        self.facts.get(node as usize)?.as_ref()
+        self.facts.get(usize::try_from(node).ok()?)?.as_ref()
     }
 
     /// Makes the children of `old_parent` from `start` up to `end` match the
@@ -354,7 +354,7 @@ impl Morph<'_> {
                 }
             }
             // Looking past the focused element would move it: stop here.
-            if self.active != 0 && dom::test(old, self.active, dom::CONTAINS) {
+            if self.active != 0 && test(old, self.active, dom::CONTAINS) {
                 break;
             }
             old = dom::nav(old, dom::NEXT);
@@ -395,7 +395,7 @@ impl Morph<'_> {
         if kind != ELEMENT_NODE {
             return true;
         }
-        if !dom::test(old, new.node, dom::SAME_TAG) {
+        if !test(old, new.node, dom::SAME_TAG) {
             return false;
         }
         match old_facts.and_then(|f| f.key) {
@@ -420,7 +420,10 @@ impl Morph<'_> {
         };
         let mut node = dom::nav(el, dom::PARENT);
         while node != 0 {
-            if let Some(Some(info)) = self.facts.get_mut(node as usize) {
+            if let Some(Some(info)) = usize::try_from(node)
+                .ok()
+                .and_then(|at| self.facts.get_mut(at))
+            {
                 info.set.remove(key);
             }
             node = dom::nav(node, dom::PARENT);
@@ -478,7 +481,7 @@ impl Morph<'_> {
     fn morph_node(&mut self, old: H, new: H) {
         // Soft-matched or created from `new`: both have the same node type.
         if dom::kind(old) != ELEMENT_NODE {
-            if dom::text(old, new) {
+            if dom::text(old, new) != 0 {
                 self.mark(old);
             }
             return;
@@ -487,12 +490,12 @@ impl Morph<'_> {
         // comparison instead of a call per node; it stops at the first
         // difference). What the person changed lives in properties, which
         // this does not compare, so it stays.
-        if self.is_skipped(new) || dom::test(old, new, dom::EQUAL) {
+        if self.is_skipped(new) || test(old, new, dom::EQUAL) {
             return;
         }
         let special = dom::special(old);
         let open_is_state = special == DETAILS || special == DIALOG;
-        let changed = dom::attrs(old, new, open_is_state);
+        let changed = dom::attrs(old, new, i32::from(open_is_state));
         if changed & dom::ANY != 0 {
             self.mark(old);
         }
@@ -510,7 +513,7 @@ impl Morph<'_> {
             TEXTAREA => {
                 // Its text is its default value: typed text stays unless the
                 // server's default changed.
-                if dom::test(old, new, dom::TEXT_DIFFERS) {
+                if test(old, new, dom::TEXT_DIFFERS) {
                     self.morph_children(old, new, dom::nav(old, dom::FIRST), 0);
                     dom::set_state(old, new, dom::SET_TEXTAREA);
                 }
@@ -532,7 +535,12 @@ impl Morph<'_> {
         let state = dom::open_state(old, new);
         let server = state & 1 != 0;
         let before = state & 2 != 0;
-        dom::set_open(old, server, dialog, server != before);
+        dom::set_open(
+            old,
+            i32::from(server),
+            i32::from(dialog),
+            i32::from(server != before),
+        );
         if server != before {
             self.mark(old);
         }
@@ -555,9 +563,18 @@ impl Morph<'_> {
         for &el in &self.changed {
             dom::mark(el);
         }
-        dom::finish(self.options.outline_ms, self.options.follow);
+        // The outline is at most an hour: it fits an i32.
+        dom::finish(
+            self.options.outline_ms as i32,
+            i32::from(self.options.follow),
+        );
         self.changed
     }
+}
+
+/// A comparison of [`dom::test`], as a boolean.
+fn test(a: H, b: H, what: i32) -> bool {
+    dom::test(a, b, what) != 0
 }
 
 /// The number of `el`'s key: its `id`, else `data-section-id`, else
