@@ -71,6 +71,7 @@ const walk = (r, a, out) => {
 const openAll = r => { for (const e of [r, ...r.querySelectorAll('details,dialog')]) if (e.matches('details,dialog') && !(OPEN in e)) e[OPEN] = e.hasAttribute('open'); };
 export function begin(t) { if (!D++) { N = [null]; M = new Map(); K = new Map(); } return h(t); }
 export function end() { if (!--D) { N = [null]; M = new Map(); K = new Map(); } }
+export function units(s, j) { return typeof s != 'string' ? -1 : j < 0 ? s.length : s.charCodeAt(j); }
 export function head(s) { return s.trimStart().slice(0, 9); }
 export function parse(t, s, whole) {
   try {
@@ -92,7 +93,7 @@ export function test(a, b, w) {
   return w == 0 ? x.isEqualNode(y) : w == 1 ? x.tagName === y.tagName : w == 2 ? x.textContent !== y.textContent : !!y && x.contains(y);
 }
 export function key(n, k) { const v = k == 3 ? N[n].tagName : N[n].getAttribute(KA[k]); if (!v) return -1; const s = k + v; let i = K.get(s); if (i === undefined) K.set(s, i = K.size); return i; }
-export function attr(n, a) { return N[n].getAttribute(a); }
+export function section_key(n) { return N[n].getAttribute('data-section-id'); }
 export function html(n) { return N[n].outerHTML; }
 export function special(n) { return SPECIAL.indexOf(N[n].tagName) + 1; }
 export function text(o, n) { const x = N[o], v = N[n].nodeValue; if (x.nodeValue === v) return false; x.nodeValue = v; return true; }
@@ -176,7 +177,7 @@ export function restore(t) {
   }
 }
 export function option(o, w) { const v = o?.[['outer', 'outline', 'follow'][w]]; return w == 1 ? (typeof v == 'number' ? v : NaN) : +!!v; }
-export function on_morph(o) { return o?.onMorph; }
+export function on_morph(o) { const f = o?.onMorph; return typeof f == 'function' ? f : undefined; }
 export function later(t, ms) { setTimeout(() => t.fire(), ms); }
 export function active(t) { const x = N[t], a = x.ownerDocument.activeElement; return a && x.contains(a) ? h(a) : 0; }
 "#)]
@@ -185,8 +186,11 @@ extern "C" {
     pub fn begin(target: &JsValue) -> H;
     /// Closes what [`begin`] opened.
     pub fn end();
+    /// With `at` -1, the length of `s` in UTF-16 units, or -1 if `s` is no
+    /// string; else the unit at `at`. See [`string`].
+    fn units(s: &JsValue, at: i32) -> i32;
     /// The first nine characters of `html` after leading white space.
-    pub fn head(html: &JsString) -> String;
+    pub fn head(html: &JsString) -> JsValue;
     /// Parses `html` inert in `target`'s document: a whole document
     /// (`whole`) into a detached `<html>` whose `<body>` is returned, a
     /// fragment through a `<template>` into a detached `<body>`. 0 if the
@@ -196,9 +200,9 @@ extern "C" {
     /// `root` and of every template content below it; returns how many.
     pub fn stage(root: H, attrs: i32) -> i32;
     /// A staged element's local name, or a staged attribute's name.
-    pub fn s_name(i: i32) -> String;
+    pub fn s_name(i: i32) -> JsValue;
     /// A staged element's `attributeName` attribute, or an attribute's value.
-    pub fn s_value(i: i32) -> Option<String>;
+    pub fn s_value(i: i32) -> JsValue;
     /// Removes a staged element, or a staged attribute from its element.
     pub fn s_drop(i: i32);
     /// Stages the elements below `root` matching [`KEYED`] or [`SECTIONS`].
@@ -216,8 +220,8 @@ extern "C" {
     /// Kind 3 numbers the element's `tagName`. Numbers are dense and shared
     /// by every morph of one table.
     pub fn key(el: H, kind: i32) -> i32;
-    /// An attribute's value.
-    pub fn attr(el: H, name: &str) -> Option<String>;
+    /// The element's `data-section-id` (null if none).
+    pub fn section_key(el: H) -> JsValue;
     /// `outerHTML`, left a JS string.
     pub fn html(el: H) -> JsString;
     /// 1 `<input>`, 2 `<option>`, 3 `<details>`, 4 `<textarea>`, 5
@@ -261,10 +265,26 @@ extern "C" {
     /// An option: [`OUTER`] or [`FOLLOW`] as 1 (truthy) or 0, [`OUTLINE`]
     /// as given if a number, else NaN.
     pub fn option(options: &JsValue, which: i32) -> f64;
-    /// `options.onMorph`, whatever it is.
-    pub fn on_morph(options: &JsValue) -> JsValue;
+    /// `options.onMorph` if a function.
+    pub fn on_morph(options: &JsValue) -> Option<js_sys::Function>;
     /// Calls `tick.fire()` after `ms` milliseconds.
     pub fn later(tick: JsValue, ms: i32);
     /// The focused element if within `target`, else 0.
     pub fn active(target: H) -> H;
+}
+
+/// A JS string's text (None if `s` is no string), read a UTF-16 unit at a
+/// time: the few short strings the rules judge (names, URLs, keys) cross
+/// without wasm-bindgen's string passing (an allocator export and its glue).
+pub fn string(s: &JsValue) -> Option<String> {
+    let len = units(s, -1);
+    if len < 0 {
+        return None;
+    }
+    let codes = (0..len).map(|at| units(s, at) as u16);
+    Some(
+        char::decode_utf16(codes)
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect(),
+    )
 }

@@ -36,7 +36,7 @@ pub struct Options {
 /// inserted.
 pub fn parse(target: H, html: &JsString) -> Option<H> {
     // The HTML stays a JS string: only its first characters cross into wasm.
-    let whole = rules::is_whole_document(&dom::head(html));
+    let whole = rules::is_whole_document(&dom::string(&dom::head(html)).unwrap_or_default());
     let root = dom::parse(target, html, i32::from(whole));
     if root == 0 {
         return None;
@@ -50,18 +50,18 @@ pub fn parse(target: H, html: &JsString) -> Option<H> {
 /// finds the suspects (two XPath queries); [`rules`] judges them.
 fn sanitize(root: H) {
     for i in 0..dom::stage(root, 0) {
-        let name = dom::s_name(i);
+        let name = dom::string(&dom::s_name(i)).unwrap_or_default();
         if rules::is_forbidden_element(&name)
-            || rules::is_forbidden_animation(&name, dom::s_value(i).as_deref())
+            || rules::is_forbidden_animation(&name, dom::string(&dom::s_value(i)).as_deref())
         {
             dom::s_drop(i);
         }
     }
     for i in 0..dom::stage(root, 1) {
-        let name = dom::s_name(i);
+        let name = dom::string(&dom::s_name(i)).unwrap_or_default();
         // Only URL attributes need their value read.
         let value = match rules::is_url_attribute(&name) {
-            true => dom::s_value(i).unwrap_or_default(),
+            true => dom::string(&dom::s_value(i)).unwrap_or_default(),
             false => String::new(),
         };
         if !rules::attribute_allowed(&name, &value) {
@@ -166,7 +166,7 @@ pub fn append(target: H, new_root: H, options: &Options) -> Vec<H> {
 pub fn sections(root: H) -> impl Iterator<Item = (String, H)> {
     select(root, dom::SECTIONS)
         .into_iter()
-        .filter_map(|el| Some((dom::attr(el, "data-section-id")?, el)))
+        .filter_map(|el| Some((dom::string(&dom::section_key(el))?, el)))
 }
 
 /// Morphs the old children of `root` from `start` up to `end` (the subtree
@@ -526,7 +526,7 @@ impl Morph<'_> {
 
     fn is_skipped(&self, new: H) -> bool {
         !self.options.skip.is_empty()
-            && dom::attr(new, "data-section-id").is_some_and(|k| self.options.skip.contains(&k))
+            && dom::string(&dom::section_key(new)).is_some_and(|k| self.options.skip.contains(&k))
     }
 
     /// `open` follows the server only when the server changed it; a

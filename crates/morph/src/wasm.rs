@@ -9,7 +9,6 @@ use core::cell::RefCell;
 
 use js_sys::{Array, Function, JsString, Object};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use web_sys::Element;
 
 use crate::digest::Ledger;
@@ -114,9 +113,7 @@ impl Preview {
         let options: JsValue = options.into();
         let mut opts = read_options(&options);
         opts.outer = false;
-        let on_morph = Some(dom::on_morph(&options))
-            .filter(JsValue::is_function)
-            .map(JsValue::unchecked_into::<Function>);
+        let on_morph = dom::on_morph(&options);
         Preview {
             state: Rc::new(Shared {
                 work: RefCell::new(Work {
@@ -141,7 +138,8 @@ impl Preview {
     }
 
     /// One section's new HTML: the whole `data-section-id="key"` element.
-    pub fn section(&self, key: String, html: JsString) {
+    pub fn section(&self, key: JsString, html: JsString) {
+        let key = dom::string(&key).unwrap_or_default();
         if let Ok(mut inbox) = self.state.inbox.try_borrow_mut() {
             inbox.section(key, html);
         }
