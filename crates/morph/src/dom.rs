@@ -281,10 +281,24 @@ pub fn string(s: &JsValue) -> Option<String> {
     if len < 0 {
         return None;
     }
-    let codes = (0..len).map(|at| units(s, at) as u16);
-    Some(
-        char::decode_utf16(codes)
-            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
-            .collect(),
-    )
+    let mut out = String::new();
+    let mut at = 0;
+    while at < len {
+        let unit = units(s, at) as u32;
+        at += 1;
+        let mut code = unit;
+        if (0xD800..0xDC00).contains(&unit) {
+            // A high surrogate: with the low one after it, one character.
+            let low = units(s, at) as u32;
+            code = match (0xDC00..0xE000).contains(&low) {
+                true => {
+                    at += 1;
+                    0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                }
+                false => 0xFFFD,
+            };
+        }
+        out.push(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER));
+    }
+    Some(out)
 }
