@@ -27,6 +27,9 @@ function render(file) {
   }
 }
 
+const budgets = JSON.parse(readFileSync(join(root, 'size-budget/budgets.json'), 'utf8'));
+const HELD = 'built and tested, not shipped yet: over its size budget';
+const held = (name) => budgets[name]?.ships === false;
 const manifestFile = join(root, 'dist/site/manifest.json');
 const manifest = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : null;
 const npmModule = (name) => existsSync(join(root, `npm/dist/${name}/${name}_bg.wasm`));
@@ -40,19 +43,23 @@ article = article.replace(/<!--SURFACE:([a-z-]+)-->/g, (_, id) => {
   return html ?? notice(`Surface "${id}" is not rendered: the reference renderer is not there yet (${error}).`);
 });
 article = article.replace('<!--RUNTIME-->', manifest ? `<script type="module" src="/_cloudhal/${manifest['surface.js']}"></script>` : '');
+if (!manifest) {
+  article = article.replace('<article>', `<article>\n${notice(`The interaction runtime is ${held('runtime') ? HELD : 'not there yet'}, so this page is exactly as the server rendered it: it works without JavaScript (the tabs and questions are native), but the toggle, slider and checks do not respond.`)}`);
+}
 writeFileSync(join(out, 'article.html'), article);
 
+const status = (shipped, label, part) => (shipped ? `landed: ${label}` : held(part) ? HELD : null);
 const parts = [
-  ['Interaction runtime', 'crates/interaction-runtime', manifest ? `landed: /_cloudhal/${manifest['surface.js']}` : null, 'hydrates the article page'],
-  ['Reference renderer', 'surfaces render', renderError ? null : 'landed', 'renders the article surfaces on the server side'],
-  ['Validator', 'crates/validator-wasm', npmModule('studio') ? 'landed: npm ./validator' : null, 'checks what the Build view replays'],
-  ['Streaming parser', 'crates/streaming-parser', npmModule('studio') ? 'landed: npm ./stream' : null, 'heals prose, commits surface lines, shows ghosts'],
-  ['Preview morph', 'crates/morph', npmModule('morph') ? 'landed: npm ./morph' : null, 'merges each render into the live preview'],
+  ['Interaction runtime', 'crates/interaction-runtime', status(manifest, manifest && `/_cloudhal/${manifest['surface.js']}`, 'runtime'), 'hydrates the article page'],
+  ['Reference renderer', 'crates/render', status(!renderError && npmModule('studio'), 'surfaces render, npm ./render', 'studio'), 'renders the article surfaces and the Build preview'],
+  ['Validator', 'crates/validator-wasm', status(npmModule('studio'), 'npm ./validator', 'studio'), 'checks what the Build view replays'],
+  ['Streaming parser', 'crates/streaming-parser', status(npmModule('studio'), 'npm ./stream', 'studio'), 'heals prose, commits surface lines, shows ghosts'],
+  ['Preview morph', 'crates/morph', status(npmModule('morph'), 'npm ./morph', 'morph'), 'merges each render into the live preview'],
 ];
 const rows = parts
-  .map(([name, where, status, role]) => `<tr><td>${escape(name)}<br><code>${escape(where)}</code></td><td class="${status ? 'landed' : 'missing'}">${escape(status ?? 'not there yet')}</td><td>${escape(role)}</td></tr>`)
+  .map(([name, where, state, role]) => `<tr><td>${escape(name)}<br><code>${escape(where)}</code></td><td class="${state?.startsWith('landed') ? 'landed' : 'missing'}">${escape(state ?? 'not there yet')}</td><td>${escape(role)}</td></tr>`)
   .join('\n');
 const index = readFileSync(join(root, 'demo/site/index.html'), 'utf8').replace('<!--PARTS-->', `<table class="status">\n<tr><th>Part</th><th>Status</th><th>In this demo</th></tr>\n${rows}\n</table>`);
 writeFileSync(join(out, 'index.html'), index);
-writeFileSync(join(out, 'parts.json'), JSON.stringify(Object.fromEntries(parts.map(([name, , status]) => [name, Boolean(status)]))));
+writeFileSync(join(out, 'parts.json'), JSON.stringify(Object.fromEntries(parts.map(([name, , state]) => [name, state ?? 'not there yet']))));
 console.error(`demo: wrote ${readdirSync(out).length} files to dist/demo/`);

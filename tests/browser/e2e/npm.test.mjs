@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { launch, startServer, root } from './harness.mjs';
 
 const pkg = JSON.parse(readFileSync(join(root, 'npm/package.json'), 'utf8'));
+// Entries whose wasm is held back by its size budget are not in the package yet.
+const budgets = JSON.parse(readFileSync(join(root, 'size-budget/budgets.json'), 'utf8'));
+const held = (name) => budgets[name]?.ships === false && `${name} is held back by its size budget`;
 const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k, v]) => [k.slice(2), v.default]);
 
 // One real call per entry; each runs in Node and in the page (it gets the
@@ -60,7 +63,7 @@ for (const [name, file] of entries) {
     });
   }
 
-  test(`${name}: init() then a named export, in Chromium under the page CSP`, async () => {
+  test(`${name}: init() then a named export, in Chromium under the page CSP`, { skip: held(name) }, async () => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
