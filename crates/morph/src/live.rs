@@ -17,7 +17,7 @@ pub const OUTLINE_ATTRIBUTE: &str = "data-morph-changed";
 const ELEMENT_NODE: i32 = 1;
 
 /// How to morph.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, Copy)]
 pub struct Options {
     /// Morph the target itself instead of its children.
     pub outer: bool,
@@ -26,8 +26,6 @@ pub struct Options {
     pub outline_ms: u32,
     /// Scroll the last changed element into view.
     pub follow: bool,
-    /// Sections (`data-section-id`) known unchanged: matched, never entered.
-    pub skip: Vec<String>,
 }
 
 /// Parses `html` inert in `target`'s document and strips whatever could
@@ -120,6 +118,8 @@ struct Morph<'a> {
     /// The morph's target: new nodes are made in its document.
     target: H,
     options: &'a Options,
+    /// Sections (`data-section-id`) known unchanged: matched, never entered.
+    skip: &'a [String],
     /// The old tree's boundary: ancestor walks stop here.
     root: H,
     keys: Keys<i32>,
@@ -137,18 +137,20 @@ struct Morph<'a> {
 
 /// Morphs `target` toward the parsed `new_root` (from [`parse`]); returns
 /// the elements that changed (empty unless `options` outline or follow).
-pub fn morph(target: H, new_root: H, options: &Options) -> Vec<H> {
+/// The sections in `skip` (`data-section-id`s known unchanged) are matched
+/// but never entered.
+pub fn morph(target: H, new_root: H, options: &Options, skip: &[String]) -> Vec<H> {
     if options.outer {
         match dom::nav(target, dom::PARENT) {
             0 => Vec::new(),
             parent => {
                 let end = dom::nav(target, dom::NEXT);
-                morph_range(target, parent, target, end, new_root, options)
+                morph_range(target, parent, target, end, new_root, options, skip)
             }
         }
     } else {
         let start = dom::nav(target, dom::FIRST);
-        morph_range(target, target, start, 0, new_root, options)
+        morph_range(target, target, start, 0, new_root, options, skip)
     }
 }
 
@@ -157,9 +159,9 @@ pub fn morph(target: H, new_root: H, options: &Options) -> Vec<H> {
 pub fn append(target: H, new_root: H, options: &Options) -> Vec<H> {
     let inner = Options {
         outer: false,
-        ..options.clone()
+        ..*options
     };
-    morph_range(target, target, 0, 0, new_root, &inner)
+    morph_range(target, target, 0, 0, new_root, &inner, &[])
 }
 
 /// The sections (`data-section-id`) under `root`, with their keys.
@@ -171,7 +173,15 @@ pub fn sections(root: H) -> impl Iterator<Item = (String, H)> {
 
 /// Morphs the old children of `root` from `start` up to `end` (the subtree
 /// of `target`) toward the children of `new_root`.
-fn morph_range(target: H, root: H, start: H, end: H, new_root: H, options: &Options) -> Vec<H> {
+fn morph_range(
+    target: H,
+    root: H,
+    start: H,
+    end: H,
+    new_root: H,
+    options: &Options,
+    skip: &[String],
+) -> Vec<H> {
     if unchanged(start, end, new_root) {
         return Vec::new();
     }
@@ -180,6 +190,7 @@ fn morph_range(target: H, root: H, start: H, end: H, new_root: H, options: &Opti
     let mut m = Morph {
         target,
         options,
+        skip,
         root,
         keys: Keys::default(),
         facts: Vec::new(),
@@ -269,8 +280,8 @@ impl Morph<'_> {
 
     fn facts_mut(&mut self, node: H) -> Option<&mut Info> {
         let at = usize::try_from(node).ok()?;
-        if self.facts.len() <= at {
-            self.facts.resize(at + 1, None);
+        while self.facts.len() <= at {
+            self.facts.push(None);
         }
         Some(self.facts.get_mut(at)?.get_or_insert_with(Info::default))
     }
@@ -525,8 +536,8 @@ impl Morph<'_> {
     }
 
     fn is_skipped(&self, new: H) -> bool {
-        !self.options.skip.is_empty()
-            && dom::string(&dom::section_key(new)).is_some_and(|k| self.options.skip.contains(&k))
+        !self.skip.is_empty()
+            && dom::string(&dom::section_key(new)).is_some_and(|k| self.skip.contains(&k))
     }
 
     /// `open` follows the server only when the server changed it; a

@@ -57,7 +57,6 @@ fn read_options(options: &JsValue) -> Options {
         // Not a number: NaN, which converts to 0.
         outline_ms: dom::option(options, dom::OUTLINE).clamp(0.0, 3.6e6) as u32,
         follow: dom::option(options, dom::FOLLOW) != 0.0,
-        skip: Vec::new(),
     }
 }
 
@@ -71,7 +70,7 @@ pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
     let options = read_options(&options.into());
     let target = dom::begin(target);
     if let Some(root) = live::parse(target, html) {
-        live::morph(target, root, &options);
+        live::morph(target, root, &options, &[]);
     }
     dom::end();
 }
@@ -222,18 +221,18 @@ fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
     let mut changed = Vec::new();
     if let Some(html) = pending.document {
         if let Some(root) = live::parse(target, &html) {
-            let mut options = s.options.clone();
+            let mut skip = Vec::new();
             let mut present = Vec::new();
             for (key, section) in live::sections(root) {
                 if s.ledger.record(&key, dom::html(section)) {
                     changed.push(key.clone());
                 } else {
-                    options.skip.push(key.clone());
+                    skip.push(key.clone());
                 }
                 present.push(key);
             }
             changed.extend(s.ledger.keep_only(&present));
-            live::morph(target, root, &options);
+            live::morph(target, root, &s.options, &skip);
         }
     }
     for (key, html) in pending.sections {
@@ -248,9 +247,9 @@ fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
             Some((_, el)) => {
                 let options = Options {
                     outer: true,
-                    ..s.options.clone()
+                    ..s.options
                 };
-                live::morph(el, root, &options);
+                live::morph(el, root, &options, &[]);
             }
             None => {
                 live::append(target, root, &s.options);
