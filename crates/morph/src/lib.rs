@@ -48,18 +48,30 @@
 //!
 //! # Speed and size
 //!
-//! Work happens on JS values where it can: tags, attribute names and values,
-//! text and section HTML are compared as JS strings in place, never copied
-//! into wasm memory; nodes are looked up by identity in one `Map` per morph.
-//! `bench/` times it against idiomorph and morphdom (see `bench/README.md`).
+//! The DOM work is plumbing in one small JavaScript module (`dom.rs`, an
+//! `inline_js` import that becomes part of the wasm-bindgen glue, not
+//! `eval`): walks, the attribute copy loop, inserts, the inert parse and
+//! the XPath suspect search, saving and restoring focus. Wasm calls it with
+//! numeric node handles (an index into a table the module keeps for one
+//! morph), so each call is a plain `i32` call with no per-call binding code,
+//! and every decision (matching, keys, id sets, what is kept, the URL rule)
+//! stays in Rust. Tags, attribute values, text and section HTML are
+//! compared in JS, never copied into wasm memory; the few strings the rules
+//! judge (names, URLs, keys) cross a UTF-16 unit at a time. Per-node facts
+//! are a vector indexed by handle. `bench/` times it against idiomorph and
+//! morphdom (see `bench/README.md`).
 //!
 //! The shipped wasm is `no_std` (a trapping panic handler, `lol_alloc`'s
 //! free-list allocator; the browser tests link std through the `std`
-//! feature). After `wasm-opt -Oz` it is 22.1 KB gzip, plus 5.0 KB of
-//! minified wasm-bindgen glue: 27.1 KB gzip (23.4 KB brotli), over the 12 KB
-//! budget. About half of the wasm is per-call binding code (externref
-//! handling around each of ~120 DOM imports); numeric node handles over a
-//! few coarse imports, as the interaction runtime does, is the way down.
+//! feature). Built as `scripts/build` does, with `esbuild --bundle` so the
+//! `inline_js` snippet lands inside the glue: the wasm after `wasm-opt -Oz`
+//! is 10,802 B gzip, the glue with the helpers 4,249 B, the entry and
+//! `init.js` 594 B: 15,645 B gzip (13,810 B brotli), down from 27.6 KB
+//! with ~120 web-sys imports, and still over the 12,288 B budget. What is
+//! left of wasm-bindgen (its loader and class glue, about 2 KB gzip, and the
+//! externref shims of the exports in the wasm) is the next step down: a
+//! hand-written loader over plain wasm imports, as the interaction runtime
+//! has.
 //!
 //! # The algorithm
 //!
