@@ -1,6 +1,6 @@
 //! The morph over the live DOM (browser only). The algorithm is described in
 //! the crate docs; this file follows them step by step, deciding everything
-//! and leaving the DOM calls to [`crate::dom`] (nodes are handles there).
+//! and leaving the DOM calls to `dom.rs` (nodes are handles there).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -68,7 +68,7 @@ fn sanitize(root: H) {
     }
 }
 
-/// The elements below `root` matching [`dom::KEYED`] or [`dom::SECTIONS`].
+/// The elements below `root` matching `dom::KEYED` or `dom::SECTIONS`.
 fn select(root: H, what: i32) -> Vec<H> {
     (0..dom::select(root, what)).map(dom::s_node).collect()
 }
@@ -102,7 +102,7 @@ enum Soft {
     Blocked,
 }
 
-/// Elements with live state of their own (see [`dom::special`]).
+/// Elements with live state of their own (see `dom::special`).
 const INPUT: i32 = 1;
 const OPTION: i32 = 2;
 const DETAILS: i32 = 3;
@@ -583,7 +583,7 @@ impl Morph<'_> {
     }
 }
 
-/// A comparison of [`dom::test`], as a boolean.
+/// A comparison of `dom::test`, as a boolean.
 fn test(a: H, b: H, what: i32) -> bool {
     dom::test(a, b, what) != 0
 }
