@@ -8,6 +8,9 @@
 //! [`begin`] to its [`end`] (a morph started inside a morph, by a custom
 //! element's callback, shares it); 0 is no node. The same node always has
 //! the same handle, so per-node facts are a vector indexed by handle.
+//! No helper throws (what can is caught, as the `let _ =` of web-sys calls
+//! were): an exception unwinding through the morph would leave the table
+//! open and the preview's state borrowed.
 //!
 //! Every parameter and result is an `i32` (booleans 0 or 1), an `f64` or a
 //! JS value: wasm-bindgen then imports the functions as they are, with no
@@ -134,7 +137,7 @@ export function record_open(n) { const x = N[n]; if (x.nodeType == 1) openAll(x)
 export function insert(p, n, b) {
   const x = N[p], y = N[n], z = N[b] ?? null;
   if ('moveBefore' in x && y.isConnected) try { x.moveBefore(y, z); return; } catch {}
-  x.insertBefore(y, z);
+  try { x.insertBefore(y, z); } catch {}
 }
 export function remove(n) { N[n].parentNode?.removeChild(N[n]); }
 export function pantry(t) {
@@ -143,7 +146,7 @@ export function pantry(t) {
   d.body ? d.body.after(p) : d.documentElement.append(p);
   return h(p);
 }
-export function shell(t, n) { const y = N[n]; return h(N[t].ownerDocument.createElementNS(y.namespaceURI, y.localName)); }
+export function shell(t, n) { const y = N[n]; try { return h(N[t].ownerDocument.createElementNS(y.namespaceURI, y.localName)); } catch { return 0; } }
 export function mark(n) { C.push(N[n]); }
 export function finish(ms, follow) {
   const c = C; C = [];
@@ -158,9 +161,11 @@ export function finish(ms, follow) {
 export function save(t, a) {
   const x = N[t], e = N[a] ?? null, d = x.ownerDocument;
   let r = null, sel = null;
-  if (e && (e.tagName == 'INPUT' || e.tagName == 'TEXTAREA') && e.selectionStart !== null) r = [e.selectionStart, e.selectionEnd, e.selectionDirection];
-  const s = d.getSelection();
-  if (e && !r && s && s.anchorNode && s.focusNode && x.contains(s.anchorNode)) sel = [s.anchorNode, s.anchorOffset, s.focusNode, s.focusOffset];
+  try {
+    if (e && (e.tagName == 'INPUT' || e.tagName == 'TEXTAREA') && e.selectionStart !== null) r = [e.selectionStart, e.selectionEnd, e.selectionDirection];
+    const s = d.getSelection();
+    if (e && !r && s && s.anchorNode && s.focusNode && x.contains(s.anchorNode)) sel = [s.anchorNode, s.anchorOffset, s.focusNode, s.focusOffset];
+  } catch {}
   V.push([e, r, sel]);
 }
 export function restore(t) {
@@ -173,7 +178,7 @@ export function restore(t) {
   if (sel && sel[0].isConnected && sel[2].isConnected) {
     const s = d.getSelection();
     if (s && (s.anchorNode !== sel[0] || s.focusNode !== sel[2] || s.anchorOffset !== sel[1] || s.focusOffset !== sel[3]))
-      s.setBaseAndExtent(sel[0], Math.min(sel[1], len(sel[0])), sel[2], Math.min(sel[3], len(sel[2])));
+      try { s.setBaseAndExtent(sel[0], Math.min(sel[1], len(sel[0])), sel[2], Math.min(sel[3], len(sel[2]))); } catch {}
   }
 }
 export function option(o, w) { const v = o?.[['outer', 'outline', 'follow'][w]]; return w == 1 ? (typeof v == 'number' ? v : NaN) : +!!v; }
@@ -250,7 +255,8 @@ extern "C" {
     pub fn remove(node: H);
     /// A hidden element just after `target`'s document's `<body>`.
     pub fn pantry(target: H) -> H;
-    /// An empty element of `new`'s tag in `target`'s document.
+    /// An empty element of `new`'s tag in `target`'s document (0 if its
+    /// name is one `createElementNS` refuses).
     pub fn shell(target: H, new: H) -> H;
     /// Queues `el` for [`finish`].
     pub fn mark(el: H);
