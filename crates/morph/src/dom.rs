@@ -183,6 +183,7 @@ export function restore(t) {
 }
 export function option(o, w) { const v = o?.[['outer', 'outline', 'follow'][w]]; return w == 1 ? (typeof v == 'number' ? v : NaN) : +!!v; }
 export function on_morph(o) { const f = o?.onMorph; return typeof f == 'function' ? f : undefined; }
+export function report(f, keys) { if (f) try { f.call(null, keys); } catch {} }
 export function later(t, ms) { setTimeout(() => t.fire(), ms); }
 export function active(t) { const x = N[t], a = x.ownerDocument.activeElement; return a && x.contains(a) ? h(a) : 0; }
 "#)]
@@ -271,8 +272,11 @@ extern "C" {
     /// An option: [`OUTER`] or [`FOLLOW`] as 1 (truthy) or 0, [`OUTLINE`]
     /// as given if a number, else NaN.
     pub fn option(options: &JsValue, which: i32) -> f64;
-    /// `options.onMorph` if a function.
-    pub fn on_morph(options: &JsValue) -> Option<js_sys::Function>;
+    /// `options.onMorph` if a function, else undefined.
+    pub fn on_morph(options: &JsValue) -> JsValue;
+    /// Calls `on_morph` (if a function) with `keys`; what it throws is
+    /// its own.
+    pub fn report(on_morph: &JsValue, keys: &JsValue);
     /// Calls `tick.fire()` after `ms` milliseconds.
     pub fn later(tick: JsValue, ms: i32);
     /// The focused element if within `target`, else 0.

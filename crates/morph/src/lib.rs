@@ -65,8 +65,8 @@
 //! free-list allocator; the browser tests link std through the `std`
 //! feature). Built as `scripts/build` does, with `esbuild --bundle` so the
 //! `inline_js` snippet lands inside the glue: the wasm after `wasm-opt -Oz`
-//! is 10,802 B gzip, the glue with the helpers 4,257 B, the entry and
-//! `init.js` 594 B: 15,653 B gzip (13,857 B brotli), down from 27.6 KB
+//! is 10,610 B gzip, the glue with the helpers 4,178 B, the entry and
+//! `init.js` 594 B: 15,382 B gzip (13,571 B brotli), down from 27.6 KB
 //! with ~120 web-sys imports, and still over the 12,288 B budget. What is
 //! left of wasm-bindgen (its loader and class glue, about 2 KB gzip, and the
 //! externref shims of the exports in the wasm) is the next step down: a

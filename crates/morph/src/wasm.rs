@@ -7,7 +7,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use js_sys::{Array, Function, JsString, Object};
+use js_sys::{Array, JsString, Object};
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
@@ -79,7 +79,8 @@ pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
 struct Work {
     target: Element,
     options: Options,
-    on_morph: Option<Function>,
+    /// `options.onMorph` if a function, else undefined.
+    on_morph: JsValue,
     /// Each section's HTML as last applied, kept as JS strings.
     ledger: Ledger<JsString>,
 }
@@ -203,8 +204,8 @@ fn run(state: &Rc<Shared>) -> Array {
         gate.ran(js_sys::Date::now());
     }
     let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
-    if let (Some(f), false) = (on_morph, keys.is_empty()) {
-        let _ = f.call1(&JsValue::NULL, &list);
+    if !keys.is_empty() {
+        dom::report(&on_morph, &list);
     }
     if state
         .inbox
