@@ -12,6 +12,7 @@
 const d = document;
 const H = [d]; // handle -> element (0: the document)
 const M = new Map(); // element -> handle
+const Z = []; // handle -> JSON value (states and bound expressions stay here)
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 let E; // the module's exports
@@ -40,21 +41,7 @@ const intl = (Kind, locale, options, value) => {
     return -1;
   }
 };
-// JSON.parse, then a depth-first walk into the module's builder.
-// Steps of `b` (src/wasm.rs): 0 null, 1 boolean, 2 number, 3 string, 4 key,
-// 5 open (0 array, 1 object), 6 close.
-const walk = (v) =>
-  v === null
-    ? E.b(0)
-    : v === !!v
-      ? E.b(1, v)
-      : v === +v
-        ? E.b(2, v)
-        : typeof v == "string"
-          ? E.b(3, stage(v))
-          : Array.isArray(v)
-            ? (E.b(5, 0), v.forEach(walk), E.b(6))
-            : (E.b(5, 1), Object.keys(v).forEach((k) => (E.b(4, stage(k)), walk(v[k]))), E.b(6));
+const put = (v) => Z.push(v) - 1;
 const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
 
 const imports = {
@@ -93,11 +80,26 @@ const imports = {
   },
   P: (h, p, l) => {
     try {
-      walk(JSON.parse(h < 0 ? str(p, l) : H[h].textContent));
-      return 1;
+      return put(JSON.parse(h < 0 ? str(p, l) : H[h].textContent));
     } catch {
-      return 0;
+      return -1;
     }
+  },
+  // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 object)...
+  k: (j, v = Z[j]) =>
+    v === null ? 0 : v === !!v ? 1 : typeof v == "number" ? 2 : typeof v == "string" ? 3 : Array.isArray(v) ? 4 : 5,
+  f: (j) => +Z[j],
+  z: (j) => stage(Z[j]),
+  l: (j) => Object.keys(Z[j]).length,
+  I: (j, i) => (i < Z[j].length ? put(Z[j][i]) : -1),
+  m: (j, p, l, k = str(p, l)) => (Object.hasOwn(Z[j], k) ? put(Z[j][k]) : -1),
+  K: (j, i) => stage(Object.keys(Z[j])[i]),
+  // ...made (0 null, 1 boolean, 2 number, 3 string, 4 the binding {path})...
+  M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : k < 4 ? str(p, l) : { path: str(p, l) }),
+  // ...and written, as a copy: into an array item (i >= 0), an object member (-1) or the whole (-2).
+  W: (j, p, l, i, v) => {
+    v = structuredClone(Z[v]);
+    i < -1 ? (Z[j] = v) : i < 0 ? (Z[j][str(p, l)] = v) : (Z[j][i] = v);
   },
   N: (p, l) => {
     location.href = str(p, l);
@@ -147,7 +149,10 @@ const start = async () => {
   E.h();
   ["input", "click"].forEach((type, kind) =>
     d.addEventListener(type, (ev) => {
+      // Values made while the event runs are dropped after it.
+      const n = Z.length;
       for (let x = ev.target; x; x = x.parentNode) if (M.has(x) && E.e(kind, M.get(x))) break;
+      Z.length = n;
     }),
   );
 };

@@ -2,9 +2,9 @@
 //! without the DOM: attribute values, the `data-ch-attr` allowlist, `data-ch-model`
 //! coercions and which bindings an update touches.
 
-use crate::value::Value;
 use alloc::string::String;
 use alloc::vec::Vec;
+use surfaces_core::{JsonView, Kind};
 
 /// The attributes the runtime reads, in the order it reads them.
 pub const SELECTOR: &str =
@@ -13,7 +13,7 @@ pub const SELECTOR: &str =
 /// An attribute value: a JSON Pointer when it starts with `/` (or is empty),
 /// else JSON (section 10).
 pub enum Source<'a> {
-    /// A pointer, read as `{"path": pointer}`.
+    /// A pointer, read as the binding `{"path": pointer}`.
     Pointer(&'a str),
     /// JSON text for the browser to parse.
     Json(&'a str),
@@ -26,16 +26,6 @@ pub fn source(text: &str) -> Source<'_> {
     } else {
         Source::Json(text)
     }
-}
-
-/// The binding `{"path": pointer}`.
-// Pushing rather than `vec![...]`: the macro's boxed-slice path adds its own
-// allocation code to the wasm.
-#[allow(clippy::vec_init_then_push)]
-pub fn path_binding(pointer: &str) -> Value {
-    let mut members = Vec::new();
-    members.push((String::from("path"), Value::Str(String::from(pointer))));
-    Value::Obj(members)
 }
 
 /// How `data-ch-attr` may write one attribute.
@@ -107,20 +97,27 @@ pub fn model_kind(control_type: &str) -> ModelKind {
 
 /// Every pointer an expression reads: the `path` of each binding in it, at
 /// any depth (calls, conditions, lists). Over-approximates harmlessly.
-pub fn reads(expression: &Value, out: &mut Vec<String>) {
+pub fn reads<V: JsonView>(expression: &V, out: &mut Vec<String>) {
     let mut pending = Vec::new();
-    pending.push(expression);
+    pending.push(expression.clone());
     while let Some(v) = pending.pop() {
-        match v {
-            Value::Obj(members) => {
-                for (k, v) in members {
-                    match v {
-                        Value::Str(p) if k == "path" => out.push(p.clone()),
-                        _ => pending.push(v),
+        match v.kind() {
+            Kind::Object => {
+                for k in &v.keys() {
+                    let Some(item) = v.get(k) else { continue };
+                    match item.as_str() {
+                        Some(p) if k == "path" => out.push(p.into_owned()),
+                        _ => pending.push(item),
                     }
                 }
             }
-            Value::Arr(items) => items.iter().for_each(|v| pending.push(v)),
+            Kind::Array => {
+                for i in 0..v.len() {
+                    if let Some(item) = v.index(i) {
+                        pending.push(item);
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -154,8 +151,7 @@ pub fn first_id(ids: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::tests::{obj, s};
-    use alloc::vec;
+    use serde_json::json;
 
     #[test]
     fn pointers_and_json_are_told_apart() {
@@ -163,7 +159,6 @@ mod tests {
         assert!(matches!(source(""), Source::Pointer("")));
         assert!(matches!(source("{\"path\":\"/a\"}"), Source::Json(_)));
         assert!(matches!(source(" /a"), Source::Json(_)));
-        assert_eq!(path_binding("/x"), obj(&[("path", s("/x"))]));
     }
 
     #[test]
@@ -213,22 +208,11 @@ mod tests {
 
     #[test]
     fn reads_finds_every_binding() {
-        let call = obj(&[
-            ("call", s("concat")),
-            (
-                "args",
-                obj(&[(
-                    "values",
-                    Value::Arr(vec![
-                        obj(&[("path", s("/a"))]),
-                        s("x"),
-                        obj(&[("path", s("/b/c"))]),
-                    ]),
-                )]),
-            ),
-        ]);
+        let call = json!({"call": "concat", "args": {"values": [
+            {"path": "/a"}, "x", {"path": "/b/c"}, {"path": 1}
+        ]}});
         let mut out = Vec::new();
-        reads(&call, &mut out);
+        reads(&&call, &mut out);
         out.sort();
         assert_eq!(out, ["/a", "/b/c"]);
     }

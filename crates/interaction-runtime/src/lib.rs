@@ -15,9 +15,12 @@
 //!
 //! # How it works
 //!
-//! - **State** is a small JSON tree owned by Rust ([`value::Value`]). The
-//!   browser parses it (`JSON.parse`) and the loader walks the result into a
-//!   [`value::Builder`], so Rust never parses or prints a float.
+//! - **State** stays where `JSON.parse` put it, in the loader, as do the
+//!   bound expressions: Rust holds handles and reads them through
+//!   [`surfaces_core::JsonView`], so the shared rules run on them
+//!   unchanged and Rust never parses or prints a float. Writes go through
+//!   [`runtime::Page::assign`] (a deep copy, at a pointer Rust resolved);
+//!   `reset` goes back to a second parse of the state script.
 //! - **Hydration** ([`runtime::Runtime::hydrate`]) registers every bound
 //!   element, records which pointers each binding reads, and applies each
 //!   binding once. Every DOM write compares first, so where the server
@@ -38,17 +41,16 @@
 //!   warning naming it, and the page stays as rendered.
 //!
 //! ```
-//! use interaction_runtime::binding::{attr_rule, overlaps, AttrRule};
-//! use interaction_runtime::value::Value;
+//! use interaction_runtime::binding::{attr_rule, overlaps, reads, AttrRule};
 //!
 //! assert_eq!(attr_rule("aria-pressed"), Some(AttrRule::Text));
 //! assert_eq!(attr_rule("onclick"), None);
 //! assert!(overlaps("/plan/price", "/plan"));
 //!
-//! let mut state = Value::Obj(vec![("seats".into(), Value::Num(3.0))]);
-//! assert!(state.set("/seats", Value::Num(4.0)));
-//! assert!(!state.set("/__proto__/x", Value::Null));
-//! assert_eq!(state.at("/seats"), &Value::Num(4.0));
+//! let text = serde_json::json!({"call": "formatNumber", "args": {"value": {"path": "/seats"}}});
+//! let mut read = Vec::new();
+//! reads(&&text, &mut read);
+//! assert_eq!(read, ["/seats"]);
 //! ```
 //!
 //! # Why a hand-written loader instead of wasm-bindgen
@@ -170,7 +172,6 @@ extern crate alloc;
 
 pub mod binding;
 pub mod runtime;
-pub mod value;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

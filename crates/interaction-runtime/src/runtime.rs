@@ -2,12 +2,11 @@
 //! few things it asks of the browser.
 
 use crate::binding::{self, AttrRule, ModelKind, Source};
-use crate::value::Value;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 use surfaces_core::function::{self, Host};
-use surfaces_core::{condition, href, json_equal, pointer, truthy};
+use surfaces_core::{condition, href, json_equal, pointer, truthy, JsonView, Kind};
 
 /// An element (or the document, handle 0) as the page knows it.
 pub type Handle = u32;
@@ -21,10 +20,31 @@ pub enum Flag {
     Selected = 1,
 }
 
+/// A value the runtime hands the page to hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum New<'a> {
+    /// `null`.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Num(f64),
+    /// A string.
+    Str(&'a str),
+    /// The binding `{"path": pointer}` (what a bare pointer attribute means).
+    Path(&'a str),
+}
+
 /// What the runtime needs from the browser. Every setter writes only when the
 /// new value differs from what the element holds, so hydration leaves
 /// server-rendered markup untouched where it already agrees.
+///
+/// JSON values (states, bound expressions) stay in the page as `JSON.parse`
+/// made them; the runtime reads them through [`JsonView`] and writes them
+/// only through [`Page::assign`] and [`Page::replace`].
 pub trait Page: Host {
+    /// A JSON value the page holds.
+    type V: JsonView + Copy;
     /// Registers the elements under `root` matching `selector` that no
     /// earlier query registered, in document order; their handles.
     fn query(&self, root: Handle, selector: &str) -> Range<Handle>;
@@ -49,9 +69,17 @@ pub trait Page: Host {
     /// Registers the element with this id.
     fn by_id(&self, id: &str) -> Option<Handle>;
     /// `JSON.parse` of `text` (`None` when it throws).
-    fn parse(&self, text: &str) -> Option<Value>;
+    fn parse(&self, text: &str) -> Option<Self::V>;
     /// `JSON.parse` of an element's text (the state script).
-    fn parse_content(&self, el: Handle) -> Option<Value>;
+    fn parse_content(&self, el: Handle) -> Option<Self::V>;
+    /// A new value.
+    fn make(&self, value: New<'_>) -> Self::V;
+    /// Stores a deep copy of `value` as member `key` of the object `parent`,
+    /// or, with `index`, as that item of the array `parent` (the index may
+    /// be its length: appended).
+    fn assign(&self, parent: Self::V, key: &str, index: Option<usize>, value: Self::V);
+    /// Replaces what `root` holds with a deep copy of `value`.
+    fn replace(&self, root: Self::V, value: Self::V);
     /// Goes to a safe href.
     fn navigate(&self, href: &str);
     /// Writes text to the clipboard.
@@ -62,50 +90,48 @@ pub trait Page: Host {
     fn scroll_to(&self, id: &str);
 }
 
-struct Surface {
-    state: Value,
-    initial: Value,
+struct Surface<V> {
+    state: V,
+    initial: V,
     bindings: Range<usize>,
 }
 
-enum What {
-    Text(Value),
-    Attr(String, AttrRule, Value),
-    Visible(Value),
+enum What<V> {
+    Text(V),
+    Attr(String, AttrRule, V),
+    Visible(V),
     Model {
         kind: ModelKind,
         path: String,
-        literal: Value,
+        literal: Option<V>,
         /// A select's options (consecutive handles) and what each stands for.
         options: Range<Handle>,
-        literals: Vec<Value>,
+        literals: Vec<V>,
     },
     Checks {
-        list: Value,
+        list: V,
         message: Option<Handle>,
     },
 }
 
-struct Binding {
+struct Binding<V> {
     el: Handle,
     reads: Vec<String>,
-    what: What,
+    what: What<V>,
 }
 
 /// Per handle: the surface it belongs to, its model binding, its action.
-#[derive(Default)]
-struct Element {
+struct Element<V> {
     surface: usize,
     model: Option<usize>,
-    action: Option<Value>,
+    action: Option<V>,
 }
 
 /// Every surface of a page, hydrated.
-#[derive(Default)]
-pub struct Runtime {
-    surfaces: Vec<Surface>,
-    bindings: Vec<Binding>,
-    elements: Vec<Element>,
+pub struct Runtime<V> {
+    surfaces: Vec<Surface<V>>,
+    bindings: Vec<Binding<V>>,
+    elements: Vec<Element<V>>,
 }
 
 /// The kinds of event the page delivers, one delegated listener each.
@@ -117,21 +143,31 @@ pub enum Event {
     Click,
 }
 
-impl Runtime {
+impl<V: JsonView + Copy> Runtime<V> {
     /// Reads every `[data-ch-surface]` and applies its bindings. A surface
     /// whose state does not parse (or is not an object) is left as rendered.
-    pub fn hydrate<P: Page>(page: &P) -> Runtime {
-        let mut rt = Runtime::default();
+    pub fn hydrate<P: Page<V = V>>(page: &P) -> Runtime<V> {
+        let mut rt = Runtime {
+            surfaces: Vec::new(),
+            bindings: Vec::new(),
+            elements: Vec::new(),
+        };
         let surfaces = page.query(0, "[data-ch-surface]");
         // Innermost surfaces come last in document order: hydrate them first
         // so each element is claimed by the surface nearest to it.
         for s in surfaces.rev() {
-            let script = page.query(s, ":scope>script[data-ch-state]");
-            let Some(state @ Value::Obj(_)) =
-                script.clone().next().and_then(|el| page.parse_content(el))
+            let Some(script) = page.query(s, ":scope>script[data-ch-state]").next() else {
+                continue;
+            };
+            // Parsed twice: the second copy is what `reset` goes back to.
+            let (Some(state), Some(initial)) =
+                (page.parse_content(script), page.parse_content(script))
             else {
                 continue;
             };
+            if state.kind() != Kind::Object {
+                continue;
+            }
             let index = rt.surfaces.len();
             let start = rt.bindings.len();
             let elements = page.query(s, binding::SELECTOR);
@@ -140,7 +176,7 @@ impl Runtime {
             }
             let bindings = start..rt.bindings.len();
             rt.surfaces.push(Surface {
-                initial: state.clone(),
+                initial,
                 state,
                 bindings: bindings.clone(),
             });
@@ -153,32 +189,34 @@ impl Runtime {
 
     /// The entry of a bound element, made on first use (handles of
     /// elements that bind nothing have none).
-    fn element(&mut self, el: Handle) -> Option<&mut Element> {
+    fn element(&mut self, el: Handle) -> Option<&mut Element<V>> {
         let i = el as usize;
         while self.elements.len() <= i {
-            self.elements.push(Element::default());
+            self.elements.push(Element {
+                surface: 0,
+                model: None,
+                action: None,
+            });
         }
         self.elements.get_mut(i)
     }
 
     #[inline(never)]
-    fn bind<P: Page>(&mut self, page: &P, surface: usize, el: Handle) {
-        let expression = |name: &str| -> Option<Value> {
+    fn bind<P: Page<V = V>>(&mut self, page: &P, surface: usize, el: Handle) {
+        let expression = |name: &str| -> Option<V> {
             let text = page.attr(el, name)?;
             match binding::source(&text) {
-                Source::Pointer(p) => Some(binding::path_binding(p)),
+                Source::Pointer(p) => Some(page.make(New::Path(p))),
                 Source::Json(j) => page.parse(j),
             }
         };
         if let Some(e) = expression("data-ch-text") {
             self.push(el, What::Text(e));
         }
-        if let Some(Value::Obj(members)) = expression("data-ch-attr") {
-            // Borrowed and cloned, not consumed: a consuming loop adds its
-            // own drop code to the wasm.
-            for (name, e) in &members {
-                if let Some(rule) = binding::attr_rule(name) {
-                    self.push(el, What::Attr(name.clone(), rule, e.clone()));
+        if let Some(members) = expression("data-ch-attr").filter(|e| e.kind() == Kind::Object) {
+            for name in &members.keys() {
+                if let (Some(rule), Some(e)) = (binding::attr_rule(name), members.get(name)) {
+                    self.push(el, What::Attr(name.clone(), rule, e));
                 }
             }
         }
@@ -186,17 +224,13 @@ impl Runtime {
             self.push(el, What::Visible(e));
         }
         if let Some(path) = expression("data-ch-model")
-            .as_ref()
-            .and_then(|e| e.member("path"))
-            .and_then(Value::str)
+            .filter(|e| e.kind() == Kind::Object)
+            .and_then(|e| e.get("path"))
+            .and_then(|p| p.as_str().map(|p| p.into_owned()))
         {
-            if pointer::check(path).is_ok() {
+            if pointer::check(&path).is_ok() {
                 let kind = binding::model_kind(&page.control_type(el));
-                let literal = if kind == ModelKind::Radio {
-                    self.literal(page, el)
-                } else {
-                    Value::Null
-                };
+                let literal = (kind == ModelKind::Radio).then(|| self.literal(page, el));
                 let mut options = 0..0;
                 let mut literals = Vec::new();
                 if kind == ModelKind::Select {
@@ -207,7 +241,7 @@ impl Runtime {
                 }
                 let what = What::Model {
                     kind,
-                    path: String::from(path),
+                    path,
                     literal,
                     options,
                     literals,
@@ -236,13 +270,13 @@ impl Runtime {
 
     /// What a radio or option stands for: its `data-ch-value` JSON literal,
     /// else its value as a string.
-    fn literal<P: Page>(&self, page: &P, el: Handle) -> Value {
+    fn literal<P: Page<V = V>>(&self, page: &P, el: Handle) -> V {
         page.attr(el, "data-ch-value")
             .and_then(|text| page.parse(&text))
-            .unwrap_or_else(|| Value::Str(page.value(el)))
+            .unwrap_or_else(|| page.make(New::Str(&page.value(el))))
     }
 
-    fn push(&mut self, el: Handle, what: What) {
+    fn push(&mut self, el: Handle, what: What<V>) {
         let mut reads = Vec::new();
         match &what {
             What::Text(e)
@@ -256,7 +290,7 @@ impl Runtime {
 
     /// Handles one delegated event at `el`; `false` when `el` has nothing
     /// for it (the listener then tries the parent).
-    pub fn event<P: Page>(&mut self, page: &P, event: Event, el: Handle) -> bool {
+    pub fn event<P: Page<V = V>>(&mut self, page: &P, event: Event, el: Handle) -> bool {
         let Some(element) = self.elements.get(el as usize) else {
             return false;
         };
@@ -269,20 +303,17 @@ impl Runtime {
                 }
             }
             Event::Click => {
-                // Lent out while it runs (no action reads another's), not cloned.
-                let Some(action) = self
-                    .elements
-                    .get_mut(el as usize)
-                    .and_then(|e| e.action.take())
-                else {
+                let Some(action) = element.action else {
                     return false;
                 };
-                match &action {
-                    Value::Arr(list) => list.iter().for_each(|a| self.run(page, surface, a)),
-                    one => self.run(page, surface, one),
-                }
-                if let Some(e) = self.elements.get_mut(el as usize) {
-                    e.action = Some(action);
+                if action.kind() == Kind::Array {
+                    for i in 0..action.len() {
+                        if let Some(one) = action.index(i) {
+                            self.run(page, surface, one);
+                        }
+                    }
+                } else {
+                    self.run(page, surface, action);
                 }
             }
         }
@@ -290,7 +321,7 @@ impl Runtime {
     }
 
     #[inline(never)]
-    fn read_field<P: Page>(&self, page: &P, b: usize) -> Option<(String, Value)> {
+    fn read_field<P: Page<V = V>>(&self, page: &P, b: usize) -> Option<(String, V)> {
         let binding = self.bindings.get(b)?;
         let What::Model {
             kind,
@@ -304,68 +335,68 @@ impl Runtime {
         };
         let el = binding.el;
         let value = match kind {
-            ModelKind::Text => Value::Str(page.value(el)),
+            ModelKind::Text => page.make(New::Str(&page.value(el))),
             ModelKind::Number => {
                 let n = page.number(el);
-                if n.is_nan() {
-                    Value::Null
-                } else {
-                    Value::Num(n)
-                }
+                page.make(if n.is_nan() { New::Null } else { New::Num(n) })
             }
-            ModelKind::Checkbox => Value::Bool(page.flag(el, Flag::Checked)),
-            ModelKind::Radio if page.flag(el, Flag::Checked) => literal.clone(),
+            ModelKind::Checkbox => page.make(New::Bool(page.flag(el, Flag::Checked))),
+            ModelKind::Radio if page.flag(el, Flag::Checked) => (*literal)?,
             ModelKind::Radio => return None,
             ModelKind::Select => options
                 .clone()
                 .zip(literals)
                 .find(|(option, _)| page.flag(*option, Flag::Selected))
-                .map_or(Value::Null, |(_, v)| v.clone()),
+                .map_or_else(|| page.make(New::Null), |(_, v)| *v),
         };
         Some((path.clone(), value))
     }
 
-    fn run<P: Page>(&mut self, page: &P, s: usize, action: &Value) {
+    fn run<P: Page<V = V>>(&mut self, page: &P, s: usize, action: V) {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
-        let field = |name: &str| action.member(name);
+        let state = surface.state;
+        let field = |name: &str| action.get(name);
+        let string = |name: &str| field(name).and_then(|v| v.as_str().map(|t| t.into_owned()));
         let text = |name: &str| field(name).map(|v| self.text(page, s, v));
-        let path = field("path").and_then(Value::str);
-        let number = |name: &str| field(name).and_then(Value::num);
-        match field("action").and_then(Value::str).unwrap_or_default() {
+        let path = string("path");
+        let path = path.as_deref();
+        let number = |name: &str| field(name).and_then(|v| v.as_f64());
+        match string("action").as_deref().unwrap_or_default() {
             "set" => {
                 if let (Some(p), Some(v)) = (path, field("value")) {
-                    let value = self.compute(page, s, v).unwrap_or(Value::Null);
+                    let value = self
+                        .compute(page, s, v)
+                        .unwrap_or_else(|| page.make(New::Null));
                     self.write(page, s, p, value, None);
                 }
             }
             "toggle" => {
                 if let Some(p) = path {
-                    let on = matches!(surface.state.at(p), Value::Bool(true));
-                    self.write(page, s, p, Value::Bool(!on), None);
+                    let on = pointer::resolve(&state, p).and_then(|v| v.as_bool()) == Some(true);
+                    self.write(page, s, p, page.make(New::Bool(!on)), None);
                 }
             }
             "increment" => {
                 if let Some(p) = path {
-                    let mut n =
-                        surface.state.at(p).num().unwrap_or(0.0) + number("by").unwrap_or(1.0);
+                    let mut n = pointer::resolve(&state, p)
+                        .and_then(|v| v.as_f64())
+                        .unwrap_or(0.0)
+                        + number("by").unwrap_or(1.0);
                     if let Some(max) = number("max") {
                         n = n.min(max);
                     }
                     if let Some(min) = number("min") {
                         n = n.max(min);
                     }
-                    self.write(page, s, p, Value::Num(n), None);
+                    self.write(page, s, p, page.make(New::Num(n)), None);
                 }
             }
             "reset" => self.reset(page, s, path.unwrap_or("")),
             "navigate" => {
-                if let Some(h) = field("href")
-                    .and_then(Value::str)
-                    .filter(|h| href::is_safe_href(h))
-                {
-                    page.navigate(h);
+                if let Some(h) = string("href").filter(|h| href::is_safe_href(h)) {
+                    page.navigate(&h);
                 }
             }
             "copy" => page.copy(&text("text").unwrap_or_default()),
@@ -380,8 +411,8 @@ impl Runtime {
                 );
             }
             "scrollTo" => {
-                if let Some(id) = field("target")
-                    .and_then(Value::str)
+                if let Some(id) = string("target")
+                    .as_deref()
                     .filter(|t| t.as_bytes().first() == Some(&b'#'))
                     .and_then(|t| t.get(1..))
                 {
@@ -393,30 +424,29 @@ impl Runtime {
     }
 
     #[inline(never)]
-    fn reset<P: Page>(&mut self, page: &P, s: usize, path: &str) {
-        let Some(surface) = self.surfaces.get_mut(s) else {
+    fn reset<P: Page<V = V>>(&mut self, page: &P, s: usize, path: &str) {
+        let Some(surface) = self.surfaces.get(s) else {
             return;
         };
         // A path the initial state lacks reads as null, as a missing path does.
-        let initial = surface.initial.at(path).clone();
-        if surface.state.set(path, initial) {
-            self.update(page, s, path, None);
-        }
+        let initial =
+            pointer::resolve(&surface.initial, path).unwrap_or_else(|| page.make(New::Null));
+        self.write(page, s, path, initial, None);
     }
 
     #[inline(never)]
-    fn write<P: Page>(
+    fn write<P: Page<V = V>>(
         &mut self,
         page: &P,
         s: usize,
         path: &str,
-        value: Value,
+        value: V,
         source: Option<Handle>,
     ) {
-        let Some(surface) = self.surfaces.get_mut(s) else {
+        let Some(surface) = self.surfaces.get(s) else {
             return;
         };
-        if surface.state.set(path, value) {
+        if set(page, surface.state, path, value) {
             self.update(page, s, path, source);
         }
     }
@@ -424,7 +454,7 @@ impl Runtime {
     /// Re-applies the bindings of surface `s` that read `path`; the field
     /// the reader is typing in (`source`) keeps what it shows.
     #[inline(never)]
-    fn update<P: Page>(&self, page: &P, s: usize, path: &str, source: Option<Handle>) {
+    fn update<P: Page<V = V>>(&self, page: &P, s: usize, path: &str, source: Option<Handle>) {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
@@ -440,54 +470,63 @@ impl Runtime {
     }
 
     /// A literal, binding or call, computed against surface `s`'s state.
-    fn compute<P: Page>(&self, page: &P, s: usize, e: &Value) -> Option<Value> {
-        let state = &self.surfaces.get(s)?.state;
+    fn compute<P: Page<V = V>>(&self, page: &P, s: usize, e: V) -> Option<V> {
+        let state = self.surfaces.get(s)?.state;
         Some(match function::evaluate(&e, &state, page)? {
-            function::Value::Data(v) => v.clone(),
-            function::Value::Missing => Value::Null,
-            function::Value::Text(t) => Value::Str(t),
-            function::Value::Number(n) => Value::Num(n),
-            function::Value::Bool(b) => Value::Bool(b),
+            function::Value::Data(v) => v,
+            function::Value::Missing => page.make(New::Null),
+            function::Value::Text(t) => page.make(New::Str(&t)),
+            function::Value::Number(n) => page.make(New::Num(n)),
+            function::Value::Bool(b) => page.make(New::Bool(b)),
         })
     }
 
     /// A computed value as text: strings as they are, numbers as `String()`.
     #[inline(never)]
-    fn text<P: Page>(&self, page: &P, s: usize, e: &Value) -> String {
-        let v = self.compute(page, s, e).unwrap_or(Value::Null);
-        function::Value::Data(&v).to_text(page)
+    fn text<P: Page<V = V>>(&self, page: &P, s: usize, e: V) -> String {
+        match self.compute(page, s, e) {
+            Some(v) => function::Value::Data(v).to_text(page),
+            None => String::new(),
+        }
     }
 
-    fn apply<P: Page>(&self, page: &P, b: usize, s: usize, source: Option<Handle>, changed: bool) {
+    fn apply<P: Page<V = V>>(
+        &self,
+        page: &P,
+        b: usize,
+        s: usize,
+        source: Option<Handle>,
+        changed: bool,
+    ) {
         let Some(binding) = self.bindings.get(b) else {
             return;
         };
-        let Some(surface) = self.surfaces.get(s).map(|x| &x.state) else {
+        let Some(surface) = self.surfaces.get(s).map(|x| x.state) else {
             return;
         };
         let el = binding.el;
         match &binding.what {
             What::Text(e) => {
                 // A binding that does not follow section 3 leaves the text as rendered.
-                if let Some(v) = self.compute(page, s, e) {
-                    page.set_text(el, &function::Value::Data(&v).to_text(page));
+                if let Some(v) = self.compute(page, s, *e) {
+                    page.set_text(el, &function::Value::Data(v).to_text(page));
                 }
             }
             What::Visible(c) => {
-                let shown = condition::evaluate(&c, &surface) == Some(true);
+                let shown = condition::evaluate(c, &surface) == Some(true);
                 page.set_attr(el, "hidden", if shown { None } else { Some("") });
             }
             What::Attr(name, rule, e) => {
-                let Some(v) = self.compute(page, s, e) else {
+                let Some(v) = self.compute(page, s, *e) else {
                     return;
                 };
-                let text = function::Value::Data(&v).to_text(page);
+                let text = function::Value::Data(v).to_text(page);
                 match rule {
                     AttrRule::Value => page.set_value(el, &text),
-                    AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&&v)),
-                    AttrRule::Disabled => page.set_attr(el, name, truthy(&&v).then_some("")),
+                    AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&v)),
+                    AttrRule::Disabled => page.set_attr(el, name, truthy(&v).then_some("")),
                     AttrRule::Text => {
-                        page.set_attr(el, name, (!matches!(v, Value::Null)).then_some(&text))
+                        page.set_attr(el, name, (v.kind() != Kind::Null).then_some(&text))
                     }
                     AttrRule::Href => {
                         if href::is_safe_href(&text) {
@@ -506,16 +545,20 @@ impl Runtime {
                 if source == Some(el) {
                     return;
                 }
-                let v = surface.at(path);
+                let v = pointer::resolve(&surface, path).unwrap_or_else(|| page.make(New::Null));
                 match kind {
                     ModelKind::Text | ModelKind::Number => {
                         page.set_value(el, &function::Value::Data(v).to_text(page))
                     }
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
-                    ModelKind::Radio => page.set_flag(el, Flag::Checked, json_equal(&v, &literal)),
+                    ModelKind::Radio => page.set_flag(
+                        el,
+                        Flag::Checked,
+                        literal.is_some_and(|l| json_equal(&v, &l)),
+                    ),
                     ModelKind::Select => {
                         for (option, literal) in options.clone().zip(literals) {
-                            page.set_flag(option, Flag::Selected, json_equal(&v, &literal));
+                            page.set_flag(option, Flag::Selected, json_equal(&v, literal));
                         }
                     }
                 }
@@ -526,21 +569,65 @@ impl Runtime {
                 if !changed {
                     return;
                 }
-                let checks = match list {
-                    Value::Arr(items) => items.as_slice(),
-                    one => core::slice::from_ref(one),
+                let fails = |c: &V| function::run_check(c, &surface, page) == Some(false);
+                let failing = if list.kind() == Kind::Array {
+                    (0..list.len())
+                        .filter_map(|i| list.index(i))
+                        .find(|c| fails(c))
+                } else {
+                    Some(*list).filter(|c| fails(c))
                 };
-                let failing = checks
-                    .iter()
-                    .find(|c| function::run_check(c, &surface, page) == Some(false));
                 let text = failing
-                    .and_then(|c| c.member("message"))
-                    .and_then(Value::str);
+                    .and_then(|c| c.get("message"))
+                    .and_then(|m| m.as_str().map(|t| t.into_owned()));
                 page.set_attr(el, "aria-invalid", failing.is_some().then_some("true"));
                 if let Some(m) = message {
-                    page.set_text(*m, text.unwrap_or_default());
+                    page.set_text(*m, text.as_deref().unwrap_or_default());
                 }
             }
         }
     }
+}
+
+/// Writes `value` at `path` in `root`; `false` (and nothing written) when the
+/// path is invalid or unsafe, or its parent does not exist. An object member
+/// is added or replaced; an array item replaced, or appended at the index
+/// equal to the length or at `-`. The empty path replaces the whole state.
+fn set<P: Page>(page: &P, root: P::V, path: &str, value: P::V) -> bool {
+    let Ok(segments) = pointer::parse(path) else {
+        return false;
+    };
+    let Some((last, parents)) = segments.split_last() else {
+        page.replace(root, value);
+        return true;
+    };
+    let mut at = root;
+    for segment in parents {
+        let next = match at.kind() {
+            Kind::Object => at.get(segment),
+            Kind::Array => pointer::array_index(segment).and_then(|i| at.index(i)),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return false;
+        };
+        at = next;
+    }
+    match at.kind() {
+        Kind::Object => page.assign(at, last, None, value),
+        Kind::Array => {
+            let len = at.len();
+            let i = if last == "-" {
+                len
+            } else {
+                match pointer::array_index(last) {
+                    Some(i) if i <= len => i,
+                    _ => return false,
+                }
+            };
+            page.assign(at, "", Some(i), value);
+        }
+        _ => return false,
+    }
+    true
 }

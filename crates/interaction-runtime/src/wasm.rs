@@ -1,16 +1,17 @@
 //! The WebAssembly edge: plain imports from the loader (`js/surface.js`,
-//! module `e`), a handful of exports, a free-list allocator and a panic
-//! handler that traps. Strings cross as UTF-8: Rust passes `(pointer,
+//! module `e`), two exports, a free-list allocator and a panic handler that
+//! traps. JSON values stay in the loader (`J`, read through `JsonView`). Strings cross as UTF-8: Rust passes `(pointer,
 //! length)`; the loader stages a string it returns and reports its length
 //! (`-1` for none), and [`take`] copies it in.
 
-use crate::runtime::{Event, Flag, Handle, Page, Runtime};
-use crate::value::{Builder, Value};
+use crate::runtime::{Event, Flag, Handle, New, Page, Runtime};
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::UnsafeCell;
 use core::ops::Range;
 use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
+use surfaces_core::{JsonView, Kind};
 
 #[link(wasm_import_module = "e")]
 extern "C" {
@@ -31,7 +32,25 @@ extern "C" {
     fn set_flag(el: Handle, flag: u32, on: u32);
     fn i(p: *const u8, l: usize) -> i32;
     #[link_name = "P"]
-    fn parse(el: i32, p: *const u8, l: usize) -> u32;
+    fn parse(el: i32, p: *const u8, l: usize) -> i32;
+    #[link_name = "k"]
+    fn kind(j: i32) -> u32;
+    #[link_name = "f"]
+    fn number_of(j: i32) -> f64;
+    #[link_name = "z"]
+    fn string_of(j: i32) -> i32;
+    #[link_name = "l"]
+    fn length(j: i32) -> usize;
+    #[link_name = "I"]
+    fn item(j: i32, i: usize) -> i32;
+    #[link_name = "m"]
+    fn member(j: i32, p: *const u8, l: usize) -> i32;
+    #[link_name = "K"]
+    fn key(j: i32, i: usize) -> i32;
+    #[link_name = "M"]
+    fn make(kind: u32, n: f64, p: *const u8, l: usize) -> i32;
+    #[link_name = "W"]
+    fn assign(j: i32, p: *const u8, l: usize, index: i32, value: i32);
     #[link_name = "N"]
     fn navigate(p: *const u8, l: usize);
     #[link_name = "Y"]
@@ -85,10 +104,72 @@ fn opt(s: Option<&str>) -> (*const u8, i32) {
     s.map_or((core::ptr::null(), -1), |s| (s.as_ptr(), s.len() as i32))
 }
 
+/// A JSON value the loader holds (an index into its value array). Values
+/// made while an event runs are dropped by the loader when it returns; the
+/// runtime keeps only those made at hydration.
+#[derive(Clone, Copy)]
+pub struct J(i32);
+
+fn value(j: i32) -> Option<J> {
+    (j >= 0).then_some(J(j))
+}
+
+// SAFETY (every `unsafe` block below): the imports read only the byte
+// ranges passed to them, which are live Rust strings, and write only through `r`.
+impl JsonView for J {
+    fn kind(&self) -> Kind {
+        match unsafe { kind(self.0) } {
+            0 => Kind::Null,
+            1 => Kind::Bool,
+            2 => Kind::Number,
+            3 => Kind::String,
+            4 => Kind::Array,
+            _ => Kind::Object,
+        }
+    }
+    fn as_bool(&self) -> Option<bool> {
+        (self.kind() == Kind::Bool).then(|| unsafe { number_of(self.0) } != 0.0)
+    }
+    fn as_f64(&self) -> Option<f64> {
+        (self.kind() == Kind::Number).then(|| unsafe { number_of(self.0) })
+    }
+    fn as_str(&self) -> Option<Cow<'_, str>> {
+        if self.kind() != Kind::String {
+            return None;
+        }
+        take(unsafe { string_of(self.0) }).map(Cow::Owned)
+    }
+    fn len(&self) -> usize {
+        match self.kind() {
+            Kind::Array | Kind::Object => unsafe { length(self.0) },
+            _ => 0,
+        }
+    }
+    fn index(&self, i: usize) -> Option<J> {
+        if self.kind() != Kind::Array {
+            return None;
+        }
+        value(unsafe { item(self.0, i) })
+    }
+    fn get(&self, name: &str) -> Option<J> {
+        if self.kind() != Kind::Object {
+            return None;
+        }
+        value(unsafe { member(self.0, name.as_ptr(), name.len()) })
+    }
+    fn keys(&self) -> Vec<String> {
+        let mut keys = Vec::new();
+        if self.kind() == Kind::Object {
+            for i in 0..self.len() {
+                keys.push(take(unsafe { key(self.0, i) }).unwrap_or_default());
+            }
+        }
+        keys
+    }
+}
+
 struct Browser;
 
-// SAFETY (every `unsafe` block below): the imports only read the byte ranges
-// passed to them, which are live Rust strings, and write only through `r`.
 impl Host for Browser {
     fn number_to_string(&self, value: f64) -> String {
         take(unsafe { number_text(value) }).unwrap_or_default()
@@ -135,6 +216,7 @@ impl Host for Browser {
 }
 
 impl Page for Browser {
+    type V = J;
     fn query(&self, root: Handle, selector: &str) -> Range<Handle> {
         unsafe { q(root, selector.as_ptr(), selector.len())..n() }
     }
@@ -169,11 +251,28 @@ impl Page for Browser {
     fn by_id(&self, id: &str) -> Option<Handle> {
         u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
     }
-    fn parse(&self, text: &str) -> Option<Value> {
-        built(unsafe { parse(-1, text.as_ptr(), text.len()) })
+    fn parse(&self, text: &str) -> Option<J> {
+        value(unsafe { parse(-1, text.as_ptr(), text.len()) })
     }
-    fn parse_content(&self, el: Handle) -> Option<Value> {
-        built(unsafe { parse(el as i32, core::ptr::null(), 0) })
+    fn parse_content(&self, el: Handle) -> Option<J> {
+        value(unsafe { parse(el as i32, core::ptr::null(), 0) })
+    }
+    fn make(&self, new: New<'_>) -> J {
+        let (k, n, s) = match new {
+            New::Null => (0, 0.0, ""),
+            New::Bool(b) => (1, b as u32 as f64, ""),
+            New::Num(n) => (2, n, ""),
+            New::Str(s) => (3, 0.0, s),
+            New::Path(p) => (4, 0.0, p),
+        };
+        J(unsafe { make(k, n, s.as_ptr(), s.len()) })
+    }
+    fn assign(&self, parent: J, key: &str, index: Option<usize>, value: J) {
+        let index = index.map_or(-1, |i| i as i32);
+        unsafe { assign(parent.0, key.as_ptr(), key.len(), index, value.0) }
+    }
+    fn replace(&self, root: J, value: J) {
+        unsafe { assign(root.0, core::ptr::null(), 0, -2, value.0) }
     }
     fn navigate(&self, href: &str) {
         unsafe { navigate(href.as_ptr(), href.len()) }
@@ -203,19 +302,7 @@ struct Global<T>(UnsafeCell<T>);
 // SAFETY: wasm32 without threads: one thread touches these.
 unsafe impl<T> Sync for Global<T> {}
 
-static RUNTIME: Global<Option<Runtime>> = Global(UnsafeCell::new(None));
-static BUILDER: Global<Builder> = Global(UnsafeCell::new(Builder::new()));
-
-fn builder() -> &'static mut Builder {
-    // SAFETY: only the builder exports and `built` touch it, never nested.
-    unsafe { &mut *BUILDER.0.get() }
-}
-
-/// The value the loader's walk just built, when `JSON.parse` succeeded.
-fn built(ok: u32) -> Option<Value> {
-    let value = builder().finish();
-    (ok != 0).then_some(value).flatten()
-}
+static RUNTIME: Global<Option<Runtime<J>>> = Global(UnsafeCell::new(None));
 
 /// Hydrates every surface on the page.
 #[no_mangle]
@@ -238,25 +325,6 @@ pub extern "C" fn e(kind: u32, el: Handle) -> u32 {
         Event::Click
     };
     rt.event(&Browser, event, el) as u32
-}
-
-/// One step of the loader's walk over a `JSON.parse` result (see
-/// `Builder`): `step` 0 `null`, 1 a boolean (`n` 0 or 1), 2 a number `n`,
-/// 3 the staged string (`n` bytes), 4 the staged key of the next member
-/// (`n` bytes), 5 opens an array (`n` 0) or an object (`n` 1), 6 closes the
-/// innermost container. One export instead of seven keeps the module small.
-#[no_mangle]
-pub extern "C" fn b(step: u32, n: f64) {
-    let b = builder();
-    match step {
-        0 => b.value(Value::Null),
-        1 => b.value(Value::Bool(n != 0.0)),
-        2 => b.value(Value::Num(n)),
-        3 => b.value(Value::Str(take(n as i32).unwrap_or_default())),
-        4 => b.key(take(n as i32).unwrap_or_default()),
-        5 => b.open(n != 0.0),
-        _ => b.close(),
-    }
 }
 
 #[panic_handler]
