@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,391 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,507 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -84,69 +84,73 @@
 //! # Size
 //!
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
-//! `panic = "abort"`), `#![no_std]` on wasm32, `lol_alloc`'s free-list
-//! allocator, a panic handler that traps, wasm-opt `-Oz`; measured as the
-//! size-budget check does (hashed files, Node's zlib):
+//! `panic = "abort"`), `#![no_std]` on wasm32, a bump allocator rewound
+//! after each event (an event makes only temporaries; what the runtime
+//! keeps is allocated at hydration), a panic handler that traps, wasm-opt
+//! `-Oz`; measured as the size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 2,702 | 1,391 | 1,236 |
-//! | `surface.<hash>.wasm` | 29,745 | 14,058 | 12,356 |
-//! | together | 32,447 | 15,449 | 13,592 |
+//! | `surface.<hash>.js` (loader and glue) | 2,973 | 1,507 | 1,351 |
+//! | `surface.<hash>.wasm` | 28,286 | 13,472 | 11,874 |
+//! | together | 31,259 | 14,979 | 13,225 |
 //!
-//! Down from 22,141 B gzip, still over the 12,288 budget. Where the bytes
-//! go (`twiggy top`, wasm-opt'd with names kept; functions called once are
-//! inlined into their caller, so `h` holds hydration and binding and
-//! `call_level` the whole function set with its Intl calls):
+//! Down from 22,141 B gzip (15,449 before the state moved to the loader),
+//! still over the 12,288 budget. Where the bytes go (`twiggy top`,
+//! wasm-opt'd with names kept; functions called once are inlined into their
+//! caller, so `h` holds hydration and binding and `call_level` the whole
+//! function set with its Intl calls):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           5333 ┊ surfaces_core::function::call_level
-//!           2702 ┊ h (hydrate, bind)
-//!           1785 ┊ data segment ".rodata.2" (names, selectors, function table)
-//!           1482 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1290 ┊ interaction_runtime::runtime::Runtime::apply
+//!           5432 ┊ surfaces_core::function::call_level
+//!           2711 ┊ h (hydrate, bind)
+//!           2109 ┊ data segment ".rodata" (names, selectors, function table)
+//!           1811 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1223 ┊ interaction_runtime::runtime::Runtime::apply
 //!           1027 ┊ surfaces_core::pointer::parse
-//!            923 ┊ surfaces_core::view::json_equal
-//!            881 ┊ e (events)
-//!            826 ┊ surfaces_core::condition::evaluate_level
-//!            601 ┊ interaction_runtime::runtime::Runtime::push
-//!            583 ┊ b (the JSON walk's builder)
-//!            521 ┊ interaction_runtime::value::Value::set
+//!            859 ┊ surfaces_core::condition::evaluate_level
+//!            766 ┊ e (events)
+//!            757 ┊ surfaces_core::view::json_equal
+//!            747 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
+//!            713 ┊ interaction_runtime::runtime::Runtime::write (writes at a pointer)
 //!            451 ┊ surfaces_core::href::is_safe_href
-//!            432 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
-//!            411 ┊ <interaction_runtime::value::Value as Clone>::clone
+//!            425 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
 //!            396 ┊ surfaces_core::function::replace_count
 //! ```
 //!
 //! By feature, measured by stubbing each out of a copy when the wasm was
-//! 15.0 KB gzip:
+//! 15.0 KB gzip (before the state moved):
 //! the function set (`call_level` and the Intl host calls) about 3.7 KB,
 //! spread evenly (each function 0.2 to 0.9 KB, dates the most); reading
 //! bindings and text about 0.6 KB; conditions about 0.75 KB; the rest
 //! (hydration, events, actions, the state tree and its builder, pointers,
 //! the allocator) about 10 KB.
 //!
-//! What got it here: no code path that formats a panic message (string
+//! What got it here: the state and bound expressions held by the loader
+//! as `JSON.parse` made them (Rust reads them through `JsonView` over
+//! handles: no value tree, builder, clone or drop code in the wasm; it cost
+//! the loader about 110 bytes and saved the wasm about 470); the bump
+//! allocator (about 100 bytes less than `lol_alloc`'s free list, at the
+//! price of hydration's temporaries: 4 MiB of wasm memory for the 6,000
+//! component benchmark page, not growing with events); no code path that
+//! formats a panic message (string
 //! slicing by index, `contains`/`replace`/`split` on `&str`, char-pattern
 //! `strip_prefix`, `chars().count()`, `char::is_whitespace`, `str::parse`,
 //! slice indexing): each pulls `core::fmt` or a string searcher, and one
 //! of them the Unicode printable tables (4.5 KB gzip). `surfaces-core`'s
 //! rules are written as byte loops for this (same results; its tests
 //! compare them with the standard library's), call arguments are read by
-//! shared readers, and the JSON walk is one export. Allocation code is
-//! generic, so fewer instantiations pay too: vectors started empty and
-//! pushed to (not `vec!`, `collect`, `extend`, `resize_with`), loops that
-//! borrow rather than consume, containers of one shared type (the builder's
-//! stack holds `(String, Value)` like an object). What remains in the data
-//! segment from `alloc`'s own panics (capacity overflow, allocation failure:
-//! about 400 bytes raw) goes only with a nightly `build-std` and
-//! `panic_immediate_abort`. wasm-opt flags barely matter (`--converge`,
-//! `--low-memory-unused`: under 60 bytes). Reaching the budget needs a
-//! different shape rather than more trimming: for instance the state held
-//! on the JS side (no Rust value tree, clone, writes or builder, with the
-//! shared rules reading it through [`surfaces_core::JsonView`] over
-//! handles), or hydration's scanning done by the loader.
+//! shared readers. Allocation code is generic, so fewer instantiations pay
+//! too: vectors started empty and pushed to (not `vec!`, `collect`,
+//! `extend`, `resize_with`), loops that borrow rather than consume. What
+//! remains in the data segment from `alloc`'s own panics (capacity
+//! overflow, allocation failure: about 400 bytes raw) goes only with a
+//! nightly `build-std` and `panic_immediate_abort`. wasm-opt flags barely
+//! matter (`--converge`, `--low-memory-unused`: under 60 bytes). Tried and
+//! dropped (larger): dispatching `call_level` by table position instead of
+//! by name, and a `chars()`-based pointer unescape. Reaching the budget
+//! needs more than trimming: the function set alone is a quarter of it.
 //!
 //! # Speed
 //!
