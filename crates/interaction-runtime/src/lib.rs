@@ -91,9 +91,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 2,973 | 1,507 | 1,351 |
-//! | `surface.<hash>.wasm` | 28,286 | 13,472 | 11,874 |
-//! | together | 31,259 | 14,979 | 13,225 |
+//! | `surface.<hash>.js` (loader and glue) | 2,973 | 1,508 | 1,350 |
+//! | `surface.<hash>.wasm` | 28,305 | 13,458 | 11,878 |
+//! | together | 31,278 | 14,966 | 13,228 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader),
 //! still over the 12,288 budget. Where the bytes go (`twiggy top`,
@@ -104,16 +104,16 @@
 //! ```text
 //!  Shallow Bytes │ Item
 //!           5432 ┊ surfaces_core::function::call_level
-//!           2711 ┊ h (hydrate, bind)
+//!           2861 ┊ h (hydrate, bind)
 //!           2109 ┊ data segment ".rodata" (names, selectors, function table)
 //!           1811 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1223 ┊ interaction_runtime::runtime::Runtime::apply
+//!           1189 ┊ interaction_runtime::runtime::Runtime::apply
 //!           1027 ┊ surfaces_core::pointer::parse
 //!            859 ┊ surfaces_core::condition::evaluate_level
-//!            766 ┊ e (events)
-//!            757 ┊ surfaces_core::view::json_equal
-//!            747 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
-//!            713 ┊ interaction_runtime::runtime::Runtime::write (writes at a pointer)
+//!            816 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
+//!            756 ┊ surfaces_core::view::json_equal
+//!            746 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
+//!            742 ┊ e (events)
 //!            451 ┊ surfaces_core::href::is_safe_href
 //!            425 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
 //!            396 ┊ surfaces_core::function::replace_count
@@ -133,7 +133,8 @@
 //! the loader about 110 bytes and saved the wasm about 470); the bump
 //! allocator (about 100 bytes less than `lol_alloc`'s free list, at the
 //! price of hydration's temporaries: 4 MiB of wasm memory for the 6,000
-//! component benchmark page, not growing with events); no code path that
+//! component benchmark page, not growing with events); radios handled as a
+//! select of one option; no code path that
 //! formats a panic message (string
 //! slicing by index, `contains`/`replace`/`split` on `&str`, char-pattern
 //! `strip_prefix`, `chars().count()`, `char::is_whitespace`, `str::parse`,

@@ -103,8 +103,8 @@ enum What<V> {
     Model {
         kind: ModelKind,
         path: String,
-        literal: Option<V>,
-        /// A select's options (consecutive handles) and what each stands for.
+        /// A select's options (consecutive handles), or the radio itself,
+        /// and what each stands for.
         options: Range<Handle>,
         literals: Vec<V>,
     },
@@ -236,19 +236,18 @@ impl<V: JsonView + Copy> Runtime<V> {
         {
             if pointer::check(&path).is_ok() {
                 let kind = binding::model_kind(&page.control_type(el));
-                let literal = (kind == ModelKind::Radio).then(|| self.literal(page, el));
-                let mut options = 0..0;
+                let options = match kind {
+                    ModelKind::Radio => el..el + 1,
+                    ModelKind::Select => page.query(el, "option"),
+                    _ => 0..0,
+                };
                 let mut literals = Vec::new();
-                if kind == ModelKind::Select {
-                    options = page.query(el, "option");
-                    for option in options.clone() {
-                        literals.push(self.literal(page, option));
-                    }
+                for option in options.clone() {
+                    literals.push(self.literal(page, option));
                 }
                 let what = What::Model {
                     kind,
                     path,
-                    literal,
                     options,
                     literals,
                 };
@@ -332,7 +331,6 @@ impl<V: JsonView + Copy> Runtime<V> {
         let What::Model {
             kind,
             path,
-            literal,
             options,
             literals,
         } = &binding.what
@@ -347,13 +345,20 @@ impl<V: JsonView + Copy> Runtime<V> {
                 page.make(if n.is_nan() { New::Null } else { New::Num(n) })
             }
             ModelKind::Checkbox => page.make(New::Bool(page.flag(el, Flag::Checked))),
-            ModelKind::Radio if page.flag(el, Flag::Checked) => (*literal)?,
-            ModelKind::Radio => return None,
-            ModelKind::Select => options
-                .clone()
-                .zip(literals)
-                .find(|(option, _)| page.flag(*option, Flag::Selected))
-                .map_or_else(|| page.make(New::Null), |(_, v)| *v),
+            // A radio that is not checked writes nothing; a select without
+            // a selected option writes null.
+            ModelKind::Radio | ModelKind::Select => {
+                let flag = choice(*kind);
+                match options
+                    .clone()
+                    .zip(literals)
+                    .find(|(option, _)| page.flag(*option, flag))
+                {
+                    Some((_, v)) => *v,
+                    None if flag == Flag::Checked => return None,
+                    None => page.make(New::Null),
+                }
+            }
         };
         Some((path.clone(), value))
     }
@@ -544,7 +549,6 @@ impl<V: JsonView + Copy> Runtime<V> {
             What::Model {
                 kind,
                 path,
-                literal,
                 options,
                 literals,
             } => {
@@ -557,14 +561,9 @@ impl<V: JsonView + Copy> Runtime<V> {
                         page.set_value(el, &function::Value::Data(v).to_text(page))
                     }
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
-                    ModelKind::Radio => page.set_flag(
-                        el,
-                        Flag::Checked,
-                        literal.is_some_and(|l| json_equal(&v, &l)),
-                    ),
-                    ModelKind::Select => {
+                    ModelKind::Radio | ModelKind::Select => {
                         for (option, literal) in options.clone().zip(literals) {
-                            page.set_flag(option, Flag::Selected, json_equal(&v, literal));
+                            page.set_flag(option, choice(*kind), json_equal(&v, literal));
                         }
                     }
                 }
@@ -595,19 +594,35 @@ impl<V: JsonView + Copy> Runtime<V> {
     }
 }
 
-/// Writes `value` at `path` in `root`; `false` (and nothing written) when the
-/// path is invalid or unsafe, or its parent does not exist. An object member
-/// is added or replaced; an array item replaced, or appended at the index
-/// equal to the length or at `-`. The empty path replaces the whole state.
-fn set<P: Page>(page: &P, root: P::V, path: &str, value: P::V) -> bool {
+/// The flag that marks a radio (checked) or a select's option (selected)
+/// as the chosen one.
+fn choice(kind: ModelKind) -> Flag {
+    if kind == ModelKind::Radio {
+        Flag::Checked
+    } else {
+        Flag::Selected
+    }
+}
+
+/// Finds where writing at `path` in `root` goes and hands it to `write`:
+/// `(None, "", None)` for the whole state (the empty pointer), `(Some(object),
+/// key, None)` for an object member (added or replaced), `(Some(array), "",
+/// Some(index))` for an array item (replaced, or appended when the index is
+/// the length; `-` means the length). `false`, and `write` not called, when
+/// the path is invalid or unsafe, or its parent does not exist.
+pub fn place<V: JsonView>(
+    root: &V,
+    path: &str,
+    write: impl FnOnce(Option<V>, &str, Option<usize>),
+) -> bool {
     let Ok(segments) = pointer::parse(path) else {
         return false;
     };
     let Some((last, parents)) = segments.split_last() else {
-        page.replace(root, value);
+        write(None, "", None);
         return true;
     };
-    let mut at = root;
+    let mut at = root.clone();
     for segment in parents {
         let next = match at.kind() {
             Kind::Object => at.get(segment),
@@ -620,7 +635,7 @@ fn set<P: Page>(page: &P, root: P::V, path: &str, value: P::V) -> bool {
         at = next;
     }
     match at.kind() {
-        Kind::Object => page.assign(at, last, None, value),
+        Kind::Object => write(Some(at), last, None),
         Kind::Array => {
             let len = at.len();
             let i = if last == "-" {
@@ -631,9 +646,71 @@ fn set<P: Page>(page: &P, root: P::V, path: &str, value: P::V) -> bool {
                     _ => return false,
                 }
             };
-            page.assign(at, "", Some(i), value);
+            write(Some(at), "", Some(i));
         }
         _ => return false,
     }
     true
+}
+
+/// Writes `value` at `path` in `root` (see [`place`]); `false` when nothing
+/// was written.
+fn set<P: Page>(page: &P, root: P::V, path: &str, value: P::V) -> bool {
+    place(&root, path, |at, key, index| match at {
+        Some(at) => page.assign(at, key, index, value),
+        None => page.replace(root, value),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// Where a write goes: the parent (`None`: the root), key and index.
+    fn at<'a>(root: &'a Value, path: &str) -> Option<(Option<&'a Value>, String, Option<usize>)> {
+        let mut found = None;
+        let written = place(&root, path, |at, key, index| {
+            found = Some((at, String::from(key), index))
+        });
+        assert_eq!(written, found.is_some(), "{path}");
+        found
+    }
+
+    #[test]
+    fn writes_add_replace_and_append() {
+        let v = json!({"a": [1], "o": {"x": 1}});
+        let member = |parent, key: &str| Some((Some(parent), String::from(key), None));
+        let item = |parent, i| Some((Some(parent), String::new(), Some(i)));
+        assert_eq!(at(&v, ""), Some((None, String::new(), None)));
+        assert_eq!(at(&v, "/b"), member(&v, "b"));
+        assert_eq!(at(&v, "/o/x"), member(&v["o"], "x"));
+        assert_eq!(at(&v, "/a~1b"), member(&v, "a/b"));
+        assert_eq!(at(&v, "/a/0"), item(&v["a"], 0));
+        assert_eq!(at(&v, "/a/1"), item(&v["a"], 1));
+        assert_eq!(at(&v, "/a/-"), item(&v["a"], 1));
+    }
+
+    #[test]
+    fn writes_without_a_parent_or_past_the_end_are_refused() {
+        let v = json!({"a": [1], "n": 1});
+        for path in [
+            "/x/y", "/n/b", "/a/2", "/a/01", "/a/x", "/a/0/b", "no-slash", "/a~2",
+        ] {
+            assert_eq!(at(&v, path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn prototype_paths_are_refused() {
+        let v = json!({"__proto__": {"polluted": true}, "x": {}});
+        for path in [
+            "/__proto__",
+            "/__proto__/polluted",
+            "/constructor",
+            "/x/prototype",
+        ] {
+            assert_eq!(at(&v, path), None, "{path}");
+        }
+    }
 }
