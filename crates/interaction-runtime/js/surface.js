@@ -85,9 +85,9 @@ const imports = {
       return -1;
     }
   },
-  // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array, 5 object)...
-  k: (j, v = Z[j]) =>
-    v === null ? 0 : v === !!v ? 1 : typeof v == "number" ? 2 : typeof v == "string" ? 3 : Array.isArray(v) ? 4 : 5,
+  // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,
+  // 5 object: from the first letter of the typeof)...
+  k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),
   f: (j) => +Z[j],
   z: (j) => stage(Z[j]),
   l: (j) => Object.keys(Z[j]).length,

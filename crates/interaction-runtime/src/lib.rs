@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,507 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,504 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -91,9 +91,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 2,973 | 1,508 | 1,350 |
+//! | `surface.<hash>.js` (loader and glue) | 2,951 | 1,504 | 1,346 |
 //! | `surface.<hash>.wasm` | 28,305 | 13,458 | 11,878 |
-//! | together | 31,278 | 14,966 | 13,228 |
+//! | together | 31,256 | 14,962 | 13,224 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader),
 //! still over the 12,288 budget. Where the bytes go (`twiggy top`,
@@ -158,16 +158,19 @@
 //! `bench/run.mjs` (a benchmark, not a test) hydrates 30 surfaces of 200
 //! components each, and times an `input` event to all bindings updated,
 //! side by side with petite-vue wired to equivalent markup (which needs
-//! `'unsafe-eval'`). One run on the shared 2-core build machine, 11 page
+//! `'unsafe-eval'`). Runs on the shared 2-core build machine, 11 page
 //! loads each, medians (other builds were running: absolute figures are
-//! noisy, the ratio less so):
+//! noisy, the ratio less so). Two runs since the state moved to the loader:
 //!
 //! | measure | ours (ms) | petite-vue (ms) | ours / petite-vue |
 //! |---|---|---|---|
-//! | hydrate (import to all surfaces hydrated) | 982.6 | 1027.3 | 0.96 |
-//! | update (`input` on a slider to its 60 bindings updated) | 0.5 | 0.8 | 0.63 |
+//! | hydrate (import to all surfaces hydrated) | 441.4, 514.6 | 599.6, 473.1 | 0.74, 1.09 |
+//! | update (`input` on a slider to its 60 bindings updated) | 0.9, 1.5 | 0.6, 0.6 | 1.50, 2.50 |
 //!
-//! Of our hydration, 430.7 ms was fetching and compiling the wasm. Intl
+//! Updates were faster with the state in Rust (0.5 ms against 0.8, ratio
+//! 0.63): every read of a value now crosses to the loader, and each key
+//! and string crosses through `TextDecoder`/`TextEncoder`. Of our
+//! hydration, about 110 ms was fetching and compiling the wasm. Intl
 //! formatters are built once per kind, locale and options; strings cross
 //! through one reused scratch buffer. Run it with
 //! `node crates/interaction-runtime/bench/run.mjs [page loads]` after
