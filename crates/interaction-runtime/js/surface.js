@@ -89,7 +89,7 @@ const imports = {
   // 5 object: from the first letter of the typeof)...
   k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),
   f: (j) => +Z[j],
-  z: (j) => stage(Z[j]),
+  z: (j, v = Z[j]) => (typeof v == "string" ? stage(v) : -1),
   l: (j) => Object.keys(Z[j]).length,
   I: (j, i) => (i < Z[j].length ? put(Z[j][i]) : -1),
   m: (j, p, l, k = str(p, l)) => (Object.hasOwn(Z[j], k) ? put(Z[j][k]) : -1),
