@@ -90,7 +90,7 @@ const imports = {
   k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),
   f: (j) => +Z[j],
   z: (j, v = Z[j]) => (typeof v == "string" ? stage(v) : -1),
-  l: (j) => Object.keys(Z[j]).length,
+  l: (j, v = Z[j]) => (v && typeof v == "object" ? Object.keys(v).length : 0),
   I: (j, i) => (i < Z[j].length ? put(Z[j][i]) : -1),
   m: (j, p, l, k = str(p, l)) => (Object.hasOwn(Z[j], k) ? put(Z[j][k]) : -1),
   K: (j, i) => stage(Object.keys(Z[j])[i]),

@@ -138,10 +138,8 @@ impl JsonView for J {
         take(unsafe { string_of(self.0) }).map(Cow::Owned)
     }
     fn len(&self) -> usize {
-        match self.kind() {
-            Kind::Array | Kind::Object => unsafe { length(self.0) },
-            _ => 0,
-        }
+        // The loader answers 0 for anything but an array or object.
+        unsafe { length(self.0) }
     }
     fn index(&self, i: usize) -> Option<J> {
         if self.kind() != Kind::Array {
