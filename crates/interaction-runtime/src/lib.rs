@@ -84,16 +84,16 @@
 //! # Size
 //!
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
-//! `panic = "abort"`), `#![no_std]` on wasm32, a bump allocator rewound
-//! after each event (an event makes only temporaries; what the runtime
-//! keeps is allocated at hydration), a panic handler that traps, wasm-opt
-//! `-Oz`; measured as the size-budget check does (hashed files, Node's zlib):
+//! `panic = "abort"`), `#![no_std]` on wasm32, `lol_alloc`'s free-list
+//! allocator (freed blocks are reused, so memory stays flat however many
+//! events run), a panic handler that traps, wasm-opt `-Oz`; measured as the
+//! size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,009 | 1,526 | 1,368 |
-//! | `surface.<hash>.wasm` | 28,243 | 13,412 | 11,850 |
-//! | together | 31,252 | 14,938 | 13,218 |
+//! | `surface.<hash>.js` (loader and glue) | 3,009 | 1,528 | 1,367 |
+//! | `surface.<hash>.wasm` | 28,537 | 13,554 | 11,995 |
+//! | together | 31,546 | 15,082 | 13,362 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader),
 //! still over the 12,288 budget. Where the bytes go (`twiggy top`,
@@ -130,11 +130,8 @@
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
 //! handles: no value tree, builder, clone or drop code in the wasm; it cost
-//! the loader about 110 bytes and saved the wasm about 470); the bump
-//! allocator (about 100 bytes less than `lol_alloc`'s free list, at the
-//! price of hydration's temporaries: 4 MiB of wasm memory for the 6,000
-//! component benchmark page, not growing with events); radios handled as a
-//! select of one option; no code path that
+//! the loader about 110 bytes and saved the wasm about 470); radios handled
+//! as a select of one option; no code path that
 //! formats a panic message (string
 //! slicing by index, `contains`/`replace`/`split` on `&str`, char-pattern
 //! `strip_prefix`, `chars().count()`, `char::is_whitespace`, `str::parse`,

@@ -144,9 +144,8 @@ pub enum Event {
 }
 
 impl<V: JsonView + Copy> Runtime<V> {
-    /// Reads every `[data-ch-surface]` and its bindings ([`Runtime::show`]
-    /// then applies them). A surface whose state does not parse (or is not
-    /// an object) is left as rendered.
+    /// Reads every `[data-ch-surface]` and applies its bindings. A surface
+    /// whose state does not parse (or is not an object) is left as rendered.
     pub fn hydrate<P: Page<V = V>>(page: &P) -> Runtime<V> {
         let mut rt = Runtime {
             surfaces: Vec::new(),
@@ -175,22 +174,17 @@ impl<V: JsonView + Copy> Runtime<V> {
             for el in elements {
                 rt.bind(page, index, el);
             }
+            let bindings = start..rt.bindings.len();
             rt.surfaces.push(Surface {
                 initial,
                 state,
-                bindings: start..rt.bindings.len(),
+                bindings: bindings.clone(),
             });
-        }
-        rt
-    }
-
-    /// Applies every binding once, as hydration does (checks wait for a change).
-    pub fn show<P: Page<V = V>>(&self, page: &P) {
-        for (s, surface) in self.surfaces.iter().enumerate() {
-            for b in surface.bindings.clone() {
-                self.apply(page, b, s, None, false);
+            for b in bindings {
+                rt.apply(page, b, index, None, false);
             }
         }
+        rt
     }
 
     /// The entry of a bound element, made on first use (handles of

@@ -303,15 +303,8 @@ static RUNTIME: Global<Option<Runtime<J>>> = Global(UnsafeCell::new(None));
 /// Hydrates every surface on the page.
 #[no_mangle]
 pub extern "C" fn h() {
-    let rt = Runtime::hydrate(&Browser);
-    // SAFETY: as in `e`: showing only makes temporaries.
-    unsafe {
-        let mark = *ALLOCATOR.0.get();
-        rt.show(&Browser);
-        *ALLOCATOR.0.get() = mark;
-        // The loader calls `h` once, before any event.
-        *RUNTIME.0.get() = Some(rt);
-    }
+    // SAFETY: the loader calls `h` once, before any event.
+    unsafe { *RUNTIME.0.get() = Some(Runtime::hydrate(&Browser)) }
 }
 
 /// One delegated event (`kind` 0: input, 1: click) at handle `el`; 1 when handled.
@@ -327,12 +320,7 @@ pub extern "C" fn e(kind: u32, el: Handle) -> u32 {
     } else {
         Event::Click
     };
-    // SAFETY: nothing the event allocates outlives it (it writes only to
-    // the loader's values), so the heap goes back to where it was.
-    let mark = unsafe { *ALLOCATOR.0.get() };
-    let handled = rt.event(&Browser, event, el) as u32;
-    unsafe { *ALLOCATOR.0.get() = mark };
-    handled
+    rt.event(&Browser, event, el) as u32
 }
 
 #[panic_handler]
@@ -340,40 +328,7 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-/// The module's allocator: a bump pointer whose frees do nothing, rewound
-/// after each event (see [`e`]). Memory the page keeps (bindings, paths)
-/// is all allocated at hydration; an event only makes temporaries.
-struct Bump(UnsafeCell<usize>);
-
-// SAFETY: wasm32 without threads: one thread allocates.
-unsafe impl Sync for Bump {}
-
-const PAGE: usize = 65536;
-
-unsafe impl core::alloc::GlobalAlloc for Bump {
-    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
-        // SAFETY: one thread, and no allocation happens inside another.
-        let next = unsafe { &mut *self.0.get() };
-        if *next == 0 {
-            // Everything below the memory's initial end is data and stack.
-            *next = core::arch::wasm32::memory_size(0) * PAGE;
-        }
-        let start = (*next + layout.align() - 1) & !(layout.align() - 1);
-        let Some(end) = start.checked_add(layout.size()) else {
-            return core::ptr::null_mut();
-        };
-        let have = core::arch::wasm32::memory_size(0) * PAGE;
-        if end > have
-            && core::arch::wasm32::memory_grow(0, (end - have).div_ceil(PAGE)) == usize::MAX
-        {
-            return core::ptr::null_mut();
-        }
-        *next = end;
-        start as *mut u8
-    }
-
-    unsafe fn dealloc(&self, _: *mut u8, _: core::alloc::Layout) {}
-}
-
 #[global_allocator]
-static ALLOCATOR: Bump = Bump(UnsafeCell::new(0));
+// SAFETY: the module runs on one thread.
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
