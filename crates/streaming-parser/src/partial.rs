@@ -30,28 +30,14 @@ pub struct Partial {
 /// The top level's complete members are reported through
 /// [`Partial::value`]; use [`top_members`] to learn which were complete.
 pub fn parse(text: &str, cuttable: fn(&str) -> bool) -> Option<Partial> {
-    let mut reader = Reader {
-        bytes: text.as_bytes(),
-        text,
-        at: 0,
-        cuttable,
-        depth: 0,
-    };
-    reader.white();
+    let mut reader = Reader::new(text, cuttable);
     reader.value(None)
 }
 
 /// Reads a top-level object leniently and reports, for each member, its
 /// value and whether that value was complete.
 pub fn top_members(text: &str, cuttable: fn(&str) -> bool) -> Option<Map<String, Value>> {
-    let mut reader = Reader {
-        bytes: text.as_bytes(),
-        text,
-        at: 0,
-        cuttable,
-        depth: 0,
-    };
-    reader.white();
+    let mut reader = Reader::new(text, cuttable);
     if reader.peek() != Some(b'{') {
         return None;
     }
@@ -77,7 +63,20 @@ struct Reader<'a> {
     depth: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    /// A reader at the first non-blank byte of `text`.
+    fn new(text: &'a str, cuttable: fn(&str) -> bool) -> Reader<'a> {
+        let mut reader = Reader {
+            bytes: text.as_bytes(),
+            text,
+            at: 0,
+            cuttable,
+            depth: 0,
+        };
+        reader.white();
+        reader
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
