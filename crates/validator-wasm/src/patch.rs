@@ -312,18 +312,10 @@ fn check_add_target(
             match array_index(last) {
                 _ if last == "-" => Ok(()),
                 Some(i) if i <= len => Ok(()),
-                _ => Err(fail(
-                    "path_not_found",
-                    path,
-                    "the array index is out of range (use - to append)",
-                )),
+                _ => Err(index_out_of_range(path)),
             }
         }
-        _ => Err(fail(
-            "path_not_found",
-            path,
-            "the parent of this path does not exist",
-        )),
+        _ => Err(no_parent(path)),
     }
 }
 
@@ -355,18 +347,10 @@ fn add(
                     at.push(i.to_string());
                     Ok(Undo::Remove(at))
                 }
-                _ => Err(fail(
-                    "path_not_found",
-                    path,
-                    "the array index is out of range (use - to append)",
-                )),
+                _ => Err(index_out_of_range(path)),
             }
         }
-        _ => Err(fail(
-            "path_not_found",
-            path,
-            "the parent of this path does not exist",
-        )),
+        _ => Err(no_parent(path)),
     }
 }
 
@@ -401,4 +385,22 @@ fn remove(
         },
         _ => Err(missing()),
     }
+}
+
+/// `path_not_found` for an array index past the end.
+fn index_out_of_range(path: &str) -> Failure {
+    fail(
+        "path_not_found",
+        path,
+        "the array index is out of range (use - to append)",
+    )
+}
+
+/// `path_not_found` for a path whose parent does not exist.
+fn no_parent(path: &str) -> Failure {
+    fail(
+        "path_not_found",
+        path,
+        "the parent of this path does not exist",
+    )
 }

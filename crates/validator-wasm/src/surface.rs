@@ -1,6 +1,6 @@
 //! Surface documents (SPEC.md section 1) and their data (section 6).
 
-use crate::catalog::{Catalog, Children};
+use crate::catalog::{Catalog, Children, Entry};
 use crate::issue::Issue;
 use crate::schema::{self, Context, Outcome};
 use serde_json::{Map, Value};
@@ -512,18 +512,7 @@ fn check_component(
             "id" | "component" => {}
             "props" => {
                 if let Some(entry) = entry {
-                    pointer::push(at, "props");
-                    schema::check(
-                        &entry.props,
-                        value,
-                        at,
-                        &Context {
-                            root: &entry.props,
-                            icons: catalog.icons(),
-                        },
-                        &mut out,
-                    );
-                    at.truncate(len);
+                    check_props(entry, value, at, catalog, &mut out);
                 } else if !value.is_object() {
                     out.issues.push(Issue::flag(
                         "invalid_prop",
@@ -565,20 +554,28 @@ fn check_component(
     }
     if let (Some(entry), None) = (entry, map.get("props")) {
         // No props at all: the schema still decides (required props).
-        pointer::push(at, "props");
-        schema::check(
-            &entry.props,
-            &Value::Object(Map::new()),
-            at,
-            &Context {
-                root: &entry.props,
-                icons: catalog.icons(),
-            },
-            &mut out,
-        );
-        at.truncate(len);
+        check_props(entry, &Value::Object(Map::new()), at, catalog, &mut out);
     }
     out
+}
+
+/// Checks `props` (the component's, or an empty object) against its entry's
+/// schema, at `at` + `/props`.
+fn check_props(
+    entry: &Entry,
+    props: &Value,
+    at: &mut String,
+    catalog: &Catalog,
+    out: &mut Outcome,
+) {
+    let len = at.len();
+    pointer::push(at, "props");
+    let cx = Context {
+        root: &entry.props,
+        icons: catalog.icons(),
+    };
+    schema::check(&entry.props, props, at, &cx, out);
+    at.truncate(len);
 }
 
 fn check_children(
