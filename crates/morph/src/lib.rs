@@ -48,30 +48,51 @@
 //!
 //! # Speed and size
 //!
-//! The DOM work is plumbing in one small JavaScript module (`dom.rs`, an
-//! `inline_js` import that becomes part of the wasm-bindgen glue, not
-//! `eval`): walks, the attribute copy loop, inserts, the inert parse and
-//! the XPath suspect search, saving and restoring focus. Wasm calls it with
-//! numeric node handles (an index into a table the module keeps for one
-//! morph), so each call is a plain `i32` call with no per-call binding code,
-//! and every decision (matching, keys, id sets, what is kept, the URL rule)
-//! stays in Rust. Tags, attribute values, text and section HTML are
-//! compared in JS, never copied into wasm memory; the few strings the rules
-//! judge (names, URLs, keys) cross a UTF-16 unit at a time. Per-node facts
-//! are a vector indexed by handle. `bench/` times it against idiomorph and
-//! morphdom (see `bench/README.md`).
+//! The DOM work is plumbing in one small JavaScript module, the loader
+//! `js/morph.js`: walks, the attribute copy loop, inserts, the inert parse
+//! and the XPath suspect search, saving and restoring focus. Wasm calls it
+//! through plain imports (`dom.rs`) with numeric node handles (an index into
+//! a table the loader keeps for one morph), so each call is a plain `i32`
+//! call, and every decision (matching, keys, id sets, what is kept, the URL
+//! rule, the scheduler's) stays in Rust. Tags, attribute values, text and
+//! section HTML are compared in JS, never copied into wasm memory; the few
+//! strings the rules judge (names, URLs, keys) cross a UTF-16 unit at a
+//! time. Per-node facts are a vector indexed by handle. `bench/` times it
+//! against idiomorph and morphdom (see `bench/README.md`).
 //!
-//! The shipped wasm is `no_std` (a trapping panic handler, `lol_alloc`'s
-//! free-list allocator; the browser tests link std through the `std`
-//! feature). Built as `scripts/build` does, with `esbuild --bundle` so the
-//! `inline_js` snippet lands inside the glue: the wasm after `wasm-opt -Oz`
-//! is 10,610 B gzip, the glue with the helpers 4,178 B, the entry and
-//! `init.js` 594 B: 15,382 B gzip (13,571 B brotli), down from 27.6 KB
-//! with ~120 web-sys imports, and still over the 12,288 B budget. What is
-//! left of wasm-bindgen (its loader and class glue, about 2 KB gzip, and the
-//! externref shims of the exports in the wasm) is the next step down: a
-//! hand-written loader over plain wasm imports, as the interaction runtime
-//! has.
+//! # Why a hand-written loader instead of wasm-bindgen
+//!
+//! The whole npm entry (entry, loader, wasm) must fit 12,288 B gzip. With
+//! wasm-bindgen it was 15.3 KB: its glue and class wrappers (about 2 KB gzip
+//! beside the DOM helpers), and in the wasm the externref table, a shim per
+//! export and a long hashed name per import. The morph needs no JS object in
+//! Rust beyond handles, so, as the interaction runtime does, the loader
+//! imports the helpers into the wasm with one-letter names and gives the
+//! JavaScript face itself: `init`, `morph` (reads the options, calls the
+//! export `m`) and a `Preview` class over the exports `p`, `u`, `s`, `f`
+//! (its state, the scheduler and the ledger, stays in Rust, numbered). JS
+//! values that outlive a morph (the target, the HTML a preview keeps, the
+//! `onMorph` callback) sit in the loader's value store; Rust owns their
+//! slots and frees them on drop (`dom::Js`). The import names live in
+//! `dom.rs` and `js/morph.js` only, the export names in `wasm.rs` and
+//! `js/morph.js` only.
+//!
+//! The wasm is `no_std` (a trapping panic handler, `lol_alloc`'s free-list
+//! allocator). Built as `scripts/build` does (`build_morph` in
+//! `scripts/parts`):
+//!
+//! ```text
+//! cargo build --release --target wasm32-unknown-unknown -p morph
+//! wasm-opt -Oz --strip-debug --strip-producers --strip-target-features \
+//!   $TARGET/wasm32-unknown-unknown/release/morph.wasm -o $OUT/morph_bg.wasm
+//! esbuild --minify --format=esm crates/morph/js/morph.js --outfile=$OUT/morph.js
+//! ```
+//!
+//! The wasm is 8,423 B gzip, the loader 2,645 B, the entry and `init.js`
+//! 594 B: 11,662 B gzip (10,496 B brotli), within the 12,288 B budget; it was
+//! 15,382 B with wasm-bindgen and 27.6 KB with ~120 web-sys imports. The
+//! browser tests (`tests/browser/e2e/morph.test.mjs`) load exactly these
+//! files in Chromium.
 //!
 //! # The algorithm
 //!
@@ -184,8 +205,10 @@
 //! `flush()`. An update sent while a morph runs (a custom element's
 //! callback fires inside the morph's insertions) waits in the inbox and gets
 //! its own turn after it.
-#![cfg_attr(all(target_arch = "wasm32", not(feature = "std")), no_std)]
-#![forbid(unsafe_code)]
+#![cfg_attr(target_arch = "wasm32", no_std)]
+// Allowed only for the import block (`dom.rs`) and the exports and the
+// one global (`wasm.rs`).
+#![deny(unsafe_code)]
 extern crate alloc;
 
 pub mod digest;
@@ -199,5 +222,3 @@ mod dom;
 pub mod live;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
-#[cfg(target_arch = "wasm32")]
-pub use wasm::{morph, Preview};

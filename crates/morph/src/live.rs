@@ -5,9 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use js_sys::JsString;
-
-use crate::dom::{self, H};
+use crate::dom::{self, Js, H};
 use crate::keys::{IdSet, Keys};
 use crate::rules;
 
@@ -32,10 +30,10 @@ pub struct Options {
 /// run. A whole document yields its `<body>`; a fragment, a `<body>` holding
 /// what a template parsed. Neither runs scripts nor loads anything until
 /// inserted.
-pub fn parse(target: H, html: &JsString) -> Option<H> {
+pub fn parse(target: H, html: &Js) -> Option<H> {
     // The HTML stays a JS string: only its first characters cross into wasm.
-    let whole = rules::is_whole_document(&dom::string(&dom::head(html)).unwrap_or_default());
-    let root = dom::parse(target, html, i32::from(whole));
+    let whole = rules::is_whole_document(&dom::string(dom::head(html.slot())).unwrap_or_default());
+    let root = dom::parse(target, html.slot(), i32::from(whole));
     if root == 0 {
         return None;
     }
@@ -48,18 +46,18 @@ pub fn parse(target: H, html: &JsString) -> Option<H> {
 /// finds the suspects (two XPath queries); [`rules`] judges them.
 fn sanitize(root: H) {
     for i in 0..dom::stage(root, 0) {
-        let name = dom::string(&dom::s_name(i)).unwrap_or_default();
+        let name = dom::string(dom::s_name(i)).unwrap_or_default();
         if rules::is_forbidden_element(&name)
-            || rules::is_forbidden_animation(&name, dom::string(&dom::s_value(i)).as_deref())
+            || rules::is_forbidden_animation(&name, dom::string(dom::s_value(i)).as_deref())
         {
             dom::s_drop(i);
         }
     }
     for i in 0..dom::stage(root, 1) {
-        let name = dom::string(&dom::s_name(i)).unwrap_or_default();
+        let name = dom::string(dom::s_name(i)).unwrap_or_default();
         // Only URL attributes need their value read.
         let value = match rules::is_url_attribute(&name) {
-            true => dom::string(&dom::s_value(i)).unwrap_or_default(),
+            true => dom::string(dom::s_value(i)).unwrap_or_default(),
             false => String::new(),
         };
         if !rules::attribute_allowed(&name, &value) {
@@ -70,7 +68,9 @@ fn sanitize(root: H) {
 
 /// The elements below `root` matching `dom::KEYED` or `dom::SECTIONS`.
 fn select(root: H, what: i32) -> Vec<H> {
-    (0..dom::select(root, what)).map(dom::s_node).collect()
+    (0..dom::select(root, what))
+        .map(|i| dom::s_node(i))
+        .collect()
 }
 
 /// Per-node facts: the node's own key, and its id set.
@@ -168,7 +168,7 @@ pub fn append(target: H, new_root: H, options: &Options) -> Vec<H> {
 pub fn sections(root: H) -> impl Iterator<Item = (String, H)> {
     select(root, dom::SECTIONS)
         .into_iter()
-        .filter_map(|el| Some((dom::string(&dom::section_key(el))?, el)))
+        .filter_map(|el| Some((dom::string(dom::section_key(el))?, el)))
 }
 
 /// Morphs the old children of `root` from `start` up to `end` (the subtree
@@ -343,7 +343,7 @@ impl Morph<'_> {
                 if shared {
                     return Some(old);
                 }
-                if matches!(soft, Soft::None) && facts.map_or(true, |f| f.set.is_empty()) {
+                if matches!(soft, Soft::None) && facts.is_none_or(|f| f.set.is_empty()) {
                     if !probe.holds_keys() {
                         // No id set match can come: this one is final.
                         return Some(old);
@@ -537,7 +537,7 @@ impl Morph<'_> {
 
     fn is_skipped(&self, new: H) -> bool {
         !self.skip.is_empty()
-            && dom::string(&dom::section_key(new)).is_some_and(|k| self.skip.contains(&k))
+            && dom::string(dom::section_key(new)).is_some_and(|k| self.skip.contains(&k))
     }
 
     /// `open` follows the server only when the server changed it; a

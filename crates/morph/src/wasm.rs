@@ -1,75 +1,66 @@
-//! The JavaScript face: `morph(target, html, options)` and `Preview`.
-//! Converts at the edge only; the work is in [`crate::live`] and the pure
-//! modules.
+//! The WebAssembly edge: plain exports for the loader (`js/morph.js`),
+//! which gives the JavaScript face (`morph(target, html, options)` and the
+//! `Preview` class) over them. Converts at the edge only; the work is in
+//! [`crate::live`] and the pure modules.
+//!
+//! Exports (every parameter an `i32` or `f64`; `Js` values are slots the
+//! loader filled and Rust now owns):
+//!
+//! - `m(target, html, outer, outline, follow)`: `morph`.
+//! - `p(target, outline, follow, onMorph)`: a new preview; its number.
+//! - `u(preview, html)`: `preview.update(html)`.
+//! - `s(preview, key, html)`: `preview.section(key, html)`, the key staged
+//!   (its length, -1 if no string).
+//! - `f(preview)`: `preview.flush()`; a slot holding the changed keys.
+//! - `t(preview)`: the scheduler's timer fired.
+//!
+//! The only `unsafe` of the crate is here: the exports are `#[no_mangle]`,
+//! and the previews live in one global (see [`Previews`]).
+#![allow(unsafe_code)]
 
 use alloc::rc::Rc;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
-use js_sys::{Array, JsString, Object};
-use wasm_bindgen::prelude::*;
-use web_sys::Element;
-
 use crate::digest::Ledger;
-use crate::dom;
+use crate::dom::{self, Js};
 use crate::gate::{Decision, Gate, Pending};
 use crate::live::{self, Options};
 
 /// A free-list allocator a few hundred bytes long: the preview allocates
 /// and frees strings on every morph, so a leaking bump allocator would grow.
-#[cfg(not(feature = "std"))]
 #[global_allocator]
 static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
     lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
 
 /// Nothing here panics on any input; if something did, trap rather than
 /// carry std's formatting machinery.
-#[cfg(not(feature = "std"))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-#[wasm_bindgen(typescript_custom_section)]
-const OPTIONS_TS: &str = r#"
-/** `morph`'s options (typed here; the parameter takes any object). */
-export interface MorphOptions {
-  /** Morph `target` itself instead of its children. */
-  outer?: boolean;
-  /** Milliseconds that changed elements carry `data-morph-changed` (0: none). */
-  outline?: number;
-  /** Scroll the last changed element into view. */
-  follow?: boolean;
-}
-/** `new Preview`'s options: `morph`'s (less `outer`) and the report. */
-export interface PreviewOptions {
-  outline?: number;
-  follow?: boolean;
-  /** Called after each morph with the `data-section-id`s that changed. */
-  onMorph?: (keys: string[]) => void;
-}
-"#;
-
-fn read_options(options: &JsValue) -> Options {
+/// The options as the loader reads them: `outer` and `follow` 0 or 1,
+/// `outline` the number given (NaN if none).
+fn read_options(outer: i32, outline: f64, follow: i32) -> Options {
     Options {
-        outer: dom::option(options, dom::OUTER) != 0.0,
-        // Not a number: NaN, which converts to 0.
-        outline_ms: dom::option(options, dom::OUTLINE).clamp(0.0, 3.6e6) as u32,
-        follow: dom::option(options, dom::FOLLOW) != 0.0,
+        outer: outer != 0,
+        // NaN converts to 0.
+        outline_ms: outline.clamp(0.0, 3.6e6) as u32,
+        follow: follow != 0,
     }
 }
 
 /// `morph(target, html, options?)`: makes the children of `target` (or,
 /// with `options.outer`, `target` itself) match `html`, reusing and moving
-/// nodes. Options: `outer` (boolean), `outline` (milliseconds to mark changed
-/// elements with `data-morph-changed`), `follow` (scroll the last changed
-/// element into view).
-#[wasm_bindgen]
-pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
-    let options = read_options(&options.into());
-    let target = dom::begin(target);
-    if let Some(root) = live::parse(target, html) {
+/// nodes.
+#[no_mangle]
+pub extern "C" fn m(target: i32, html: i32, outer: i32, outline: f64, follow: i32) {
+    let (target, html) = (Js::own(target), Js::own(html));
+    let options = read_options(outer, outline, follow);
+    let target = dom::begin(target.slot());
+    if let Some(root) = live::parse(target, &html) {
         live::morph(target, root, &options, &[]);
     }
     dom::end();
@@ -77,85 +68,112 @@ pub fn morph(target: &Element, html: &JsString, options: Option<Object>) {
 
 /// What a morph works on; borrowed for the length of a morph.
 struct Work {
-    target: Element,
+    target: Js,
     options: Options,
-    /// `options.onMorph` if a function, else undefined.
-    on_morph: JsValue,
+    /// `options.onMorph` (called if a function).
+    on_morph: Js,
     /// Each section's HTML as last applied, kept as JS strings.
-    ledger: Ledger<JsString>,
+    ledger: Ledger<Js>,
 }
 
-/// The preview's state, in separate cells (borrowed with `try_borrow*`
-/// only: the panicking forms would bring number formatting into the wasm): an update may arrive while a
-/// morph runs (from a custom element's callback, say), and must land in the
-/// inbox rather than find the morph's state borrowed.
+/// A preview's state, in separate cells (borrowed with `try_borrow*`
+/// only: the panicking forms would bring number formatting into the wasm):
+/// an update may arrive while a morph runs (from a custom element's
+/// callback, say), and must land in the inbox rather than find the morph's
+/// state borrowed.
 struct Shared {
+    /// Its number, for the timer.
+    number: i32,
     work: RefCell<Work>,
-    inbox: RefCell<Pending<JsString>>,
+    inbox: RefCell<Pending<Js>>,
     gate: RefCell<Gate>,
 }
 
-/// The live preview: takes whole renders or single sections as a model
-/// writes, and morphs at most 4 times a second, the latest update winning.
-///
-/// `new Preview(target, options?)` takes `morph`'s options (less `outer`)
-/// and `onMorph(keys)`, called after each morph with the `data-section-id`s
-/// that changed.
-#[wasm_bindgen]
-pub struct Preview {
-    state: Rc<Shared>,
+/// Every preview made, by number (a page makes one or a few; they live as
+/// long as the page: the JavaScript API has no way to drop one).
+struct Previews(RefCell<Vec<Rc<Shared>>>);
+
+// SAFETY: wasm32-unknown-unknown, built without the atomics feature, runs
+// one thread: the global is never touched from two at once.
+unsafe impl Sync for Previews {}
+
+static PREVIEWS: Previews = Previews(RefCell::new(Vec::new()));
+
+/// The preview numbered `number`, if any (a clone: the list is not held
+/// borrowed while it works).
+fn preview(number: i32) -> Option<Rc<Shared>> {
+    let list = PREVIEWS.0.try_borrow().ok()?;
+    list.get(usize::try_from(number).ok()?).cloned()
 }
 
-#[wasm_bindgen]
-impl Preview {
-    #[wasm_bindgen(constructor)]
-    pub fn new(target: Element, options: Option<Object>) -> Preview {
-        let options: JsValue = options.into();
-        let mut opts = read_options(&options);
-        opts.outer = false;
-        let on_morph = dom::on_morph(&options);
-        Preview {
-            state: Rc::new(Shared {
-                work: RefCell::new(Work {
-                    target,
-                    options: opts,
-                    on_morph,
-                    ledger: Ledger::default(),
-                }),
-                inbox: RefCell::new(Pending::default()),
-                gate: RefCell::new(Gate::default()),
-            }),
-        }
-    }
+/// `new Preview(target, options?)`: `morph`'s options (less `outer`) and
+/// `onMorph(keys)`; returns the preview's number (-1 if none could be made).
+#[no_mangle]
+pub extern "C" fn p(target: i32, outline: f64, follow: i32, on_morph: i32) -> i32 {
+    let (target, on_morph) = (Js::own(target), Js::own(on_morph));
+    let Ok(mut list) = PREVIEWS.0.try_borrow_mut() else {
+        return -1;
+    };
+    let number = list.len() as i32;
+    list.push(Rc::new(Shared {
+        number,
+        work: RefCell::new(Work {
+            target,
+            options: read_options(0, outline, follow),
+            on_morph,
+            ledger: Ledger::default(),
+        }),
+        inbox: RefCell::new(Pending::default()),
+        gate: RefCell::new(Gate::default()),
+    }));
+    number
+}
 
-    /// A whole render: a document (its body is shown) or a fragment for all
-    /// of the target's children.
-    pub fn update(&self, html: JsString) {
-        if let Ok(mut inbox) = self.state.inbox.try_borrow_mut() {
-            inbox.document(html);
-        }
-        offer(&self.state);
+/// `preview.update(html)`: a whole render, a document (its body is shown)
+/// or a fragment for all of the target's children.
+#[no_mangle]
+pub extern "C" fn u(number: i32, html: i32) {
+    let html = Js::own(html);
+    let Some(state) = preview(number) else { return };
+    if let Ok(mut inbox) = state.inbox.try_borrow_mut() {
+        inbox.document(html);
     }
+    offer(&state);
+}
 
-    /// One section's new HTML: the whole `data-section-id="key"` element.
-    pub fn section(&self, key: JsString, html: JsString) {
-        let key = dom::string(&key).unwrap_or_default();
-        if let Ok(mut inbox) = self.state.inbox.try_borrow_mut() {
-            inbox.section(key, html);
-        }
-        offer(&self.state);
+/// `preview.section(key, html)`: one section's new HTML, the whole
+/// `data-section-id="key"` element; `key` is staged (its length).
+#[no_mangle]
+pub extern "C" fn s(number: i32, key: i32, html: i32) {
+    let key = dom::string(key).unwrap_or_default();
+    let html = Js::own(html);
+    let Some(state) = preview(number) else { return };
+    if let Ok(mut inbox) = state.inbox.try_borrow_mut() {
+        inbox.section(key, html);
     }
+    offer(&state);
+}
 
-    /// Morphs whatever is pending now, whatever the rate; returns the keys
-    /// of the sections that changed.
-    #[wasm_bindgen(unchecked_return_type = "string[]")]
-    pub fn flush(&self) -> Array {
-        run(&self.state)
+/// `preview.flush()`: morphs whatever is pending now, whatever the rate;
+/// a slot holding the keys of the sections that changed.
+#[no_mangle]
+pub extern "C" fn f(number: i32) -> i32 {
+    match preview(number) {
+        Some(state) => run(&state).give(),
+        None => -1,
     }
 }
 
-fn offer(state: &Rc<Shared>) {
-    let now = js_sys::Date::now();
+/// The scheduler's timer (set by [`dom::later`]) fired.
+#[no_mangle]
+pub extern "C" fn t(number: i32) {
+    if let Some(state) = preview(number) {
+        run(&state);
+    }
+}
+
+fn offer(state: &Shared) {
+    let now = dom::now();
     let Ok(decision) = state.gate.try_borrow_mut().map(|mut g| g.offer(now)) else {
         return;
     };
@@ -163,32 +181,17 @@ fn offer(state: &Rc<Shared>) {
         Decision::RunNow => {
             run(state);
         }
-        Decision::RunAt(at) => {
-            dom::later(Tick(Rc::clone(state)).into(), (at - now) as i32 + 1);
-        }
+        Decision::RunAt(at) => dom::later(state.number, (at - now) as i32 + 1),
         Decision::Wait => {}
     }
 }
 
-/// The scheduler's timer: [`dom::later`] fires it once (a JS object
-/// holding the preview's state, cheaper than a `Closure`).
-#[wasm_bindgen(skip_typescript)]
-pub struct Tick(Rc<Shared>);
-
-#[wasm_bindgen]
-impl Tick {
-    /// Runs the pending morph (called by the timer; consumes the tick).
-    pub fn fire(self) {
-        run(&self.0);
-    }
-}
-
-/// Morphs what is pending and reports the changed keys to `onMorph`.
-fn run(state: &Rc<Shared>) -> Array {
-    // Called from inside a running morph: that morph picks the update up
-    // when it ends.
+/// Morphs what is pending and reports the changed keys to `onMorph`; the
+/// array of them (empty when called from inside a running morph: that
+/// morph picks the update up when it ends).
+fn run(state: &Shared) -> Js {
     let Ok(mut work) = state.work.try_borrow_mut() else {
-        return Array::new();
+        return dom::report(-1);
     };
     let pending = state
         .inbox
@@ -196,17 +199,18 @@ fn run(state: &Rc<Shared>) -> Array {
         .map(|mut inbox| inbox.take())
         .unwrap_or_default();
     let keys = apply(&mut work, pending);
-    let on_morph = work.on_morph.clone();
+    // The slot stays the preview's; the callback may call the preview.
+    let on_morph = work.on_morph.slot();
     drop(work);
     // Counted from the end of the morph: a slow morph never makes the next
     // one come sooner.
     if let Ok(mut gate) = state.gate.try_borrow_mut() {
-        gate.ran(js_sys::Date::now());
+        gate.ran(dom::now());
     }
-    let list: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
-    if !keys.is_empty() {
-        dom::report(&on_morph, &list);
+    for key in &keys {
+        dom::out(key);
     }
+    let list = dom::report(on_morph);
     if state
         .inbox
         .try_borrow()
@@ -217,8 +221,8 @@ fn run(state: &Rc<Shared>) -> Array {
     list
 }
 
-fn apply(s: &mut Work, pending: Pending<JsString>) -> Vec<String> {
-    let target = dom::begin(&s.target);
+fn apply(s: &mut Work, pending: Pending<Js>) -> Vec<String> {
+    let target = dom::begin(s.target.slot());
     let mut changed = Vec::new();
     if let Some(html) = pending.document {
         if let Some(root) = live::parse(target, &html) {

@@ -1,0 +1,552 @@
+// The preview morph in real Chromium, as shipped: the morph.js loader and
+// morph_bg.wasm that scripts/build made (npm/dist/morph/, or $MORPH_DIR for a
+// build held back by its size budget), served on 127.0.0.1 with no CSP, so
+// that anything the morph let through would run. morphdom's fixture pairs,
+// every preserved state, outlines, the scheduler's coalescing and rate,
+// stripping, and a randomized comparison against fresh renders.
+//
+// Each test gets a fresh page; its body runs in the page (page.js gives it
+// `window.T`) and throws on a failed assertion.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { launch, startServer, root } from './harness.mjs';
+
+const dir = resolve(root, process.env.MORPH_DIR ?? 'npm/dist/morph');
+const pairsDir = join(root, '../shared/conformance/morphdom-autotest');
+const pair = (name) => ['from', 'to'].map((side) => readFileSync(join(pairsDir, name, `${side}.html`), 'utf8'));
+const PAIRS = readdirSync(pairsDir).filter((n) => statSync(join(pairsDir, n)).isDirectory());
+
+let browser, site;
+before(async () => {
+  browser = await launch();
+  site = await startServer({
+    mounts: { '/morph/': relative(root, dir), '/t/': 'tests/browser/e2e/morph' },
+    csp: () => null,
+    pages: { '/': '<!doctype html><meta charset="utf-8"><title>morph</title><body><script type="module" src="/t/page.js"></script>' },
+  });
+});
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** Runs `body(arg)` in a fresh page once the morph is loaded; fails on page errors. */
+async function inPage(body, arg) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(`${site.origin}/`);
+    await page.waitForFunction(() => window.T, null, { timeout: 10_000 });
+    const result = await page.evaluate(body, arg);
+    assert.deepEqual(errors, []);
+    return result;
+  } finally {
+    await page.close();
+  }
+}
+
+// ---- morphdom's fixture pairs ----
+
+test('all 41 morphdom pairs are here', () => assert.equal(PAIRS.length, 41));
+
+// The form fixtures also check live properties, below.
+const FORM = ['input-element-enabled', 'input-element-disabled', 'select-element', 'select-element-default', 'textarea'];
+for (const name of PAIRS.filter((n) => !FORM.includes(n))) {
+  test(`fixture ${name}`, () =>
+    inPage(([name, from, to]) => T.checkFixture(name, from, to).remove(), [name, ...pair(name)]));
+}
+
+test('fixture input-element-enabled clears the disabled property', () =>
+  inPage(([from, to]) => {
+    const live = T.checkFixture('input-element-enabled', from, to);
+    const input = live.firstElementChild;
+    T.ok(!input.disabled, 'enabled');
+    T.eq(input.value, 'Hello World');
+    live.remove();
+  }, pair('input-element-enabled')));
+
+test('fixture input-element-disabled sets the disabled property', () =>
+  inPage(([from, to]) => {
+    const live = T.checkFixture('input-element-disabled', from, to);
+    T.ok(live.firstElementChild.disabled, 'disabled');
+    live.remove();
+  }, pair('input-element-disabled')));
+
+test('fixture select-element selects the new default', () =>
+  inPage(([from, to]) => {
+    const live = T.checkFixture('select-element', from, to);
+    const select = live.querySelector('select');
+    T.eq(select.value, 'value3');
+    T.eq(select.selectedIndex, 2);
+    live.remove();
+  }, pair('select-element')));
+
+test('fixture select-element-default keeps the first option', () =>
+  inPage(([from, to]) => {
+    const live = T.checkFixture('select-element-default', from, to);
+    T.eq(live.querySelector('select').value, 'value1');
+    live.remove();
+  }, pair('select-element-default')));
+
+test('fixture textarea takes the new text as its value', () =>
+  inPage(([from, to]) => {
+    const live = T.checkFixture('textarea', from, to);
+    T.eq(live.firstElementChild.value, 'bar');
+    live.remove();
+  }, pair('textarea')));
+
+// ---- preserved state ----
+
+test('focus and caret in a text input survive', () =>
+  inPage(() => {
+    const live = T.mount('');
+    T.morph(live, '<p>a</p><input id="fi-q" value="x">');
+    const input = document.getElementById('fi-q');
+    input.focus();
+    input.value = 'hello';
+    input.setSelectionRange(2, 4);
+    T.morph(live, '<p>b</p><p>new</p><input id="fi-q" value="x" class="c">');
+    T.ok(document.getElementById('fi-q') === input, 'the same input');
+    T.ok(document.activeElement === input, 'still focused');
+    T.eq(input.value, 'hello');
+    T.eq([input.selectionStart, input.selectionEnd], [2, 4]);
+    live.remove();
+  }));
+
+test('focus stays on a textarea whose section moves', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const page = (a, b) => `<section data-section-id="${a}"><h2>${a}</h2></section><section data-section-id="${b}"><h2>${b}</h2></section>`;
+    T.morph(live, page('one', 'two'));
+    live.querySelector('[data-section-id=two]').innerHTML = '<textarea id="ft-t">default</textarea>';
+    const area = document.getElementById('ft-t');
+    area.focus();
+    area.value = 'typed';
+    area.setSelectionRange(1, 3);
+    T.morph(live, '<section data-section-id="two"><textarea id="ft-t">default</textarea></section><section data-section-id="one"><h2>one</h2></section>');
+    T.ok(live.firstElementChild.contains(area), 'the section moved with the textarea');
+    T.ok(document.activeElement === area, 'still focused');
+    T.eq(area.value, 'typed');
+    T.eq([area.selectionStart, area.selectionEnd], [1, 3]);
+    live.remove();
+  }));
+
+test('the caret in a contenteditable survives a text change', () =>
+  inPage(() => {
+    const live = T.mount('');
+    T.morph(live, '<div id="ce" contenteditable="true">hello world</div><p>x</p>');
+    const ce = document.getElementById('ce');
+    ce.focus();
+    const text = ce.firstChild;
+    document.getSelection().setBaseAndExtent(text, 3, text, 5);
+    T.morph(live, '<div id="ce" contenteditable="true">hello there</div><p>y</p>');
+    T.eq(ce.textContent, 'hello there');
+    T.ok(document.activeElement === ce, 'still focused');
+    const sel = document.getSelection();
+    T.ok(sel.anchorNode === text, 'the same text node');
+    T.eq([sel.anchorOffset, sel.focusOffset], [3, 5]);
+    live.remove();
+  }));
+
+test('the window scroll survives', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const page = (order, n) => order.map((i) => `<div data-component-id="w${i}" style="height:100px">${i} ${n}</div>`).join('');
+    const order = [...Array(40).keys()];
+    T.morph(live, page(order, 0));
+    window.scrollTo(0, 1200);
+    const y = window.scrollY;
+    T.ok(y > 1000, `scrolled to ${y}`);
+    // Reversed order and new text: every component moves.
+    T.morph(live, page(order.reverse(), 1));
+    T.eq(window.scrollY, y);
+    live.remove();
+  }));
+
+test('a scrolled container keeps its scroll when it moves', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const inner = [...Array(50).keys()].map((i) => `<p>line ${i}</p>`).join('');
+    const box = `<div id="sc-box" style="height:80px;overflow:auto">${inner}</div>`;
+    T.morph(live, `<div id="sc-a">a</div>${box}`);
+    const b = document.getElementById('sc-box');
+    b.scrollTop = 150;
+    T.morph(live, `${box}<div id="sc-a">a changed</div>`);
+    T.ok(live.firstElementChild === b, 'the box moved');
+    T.eq(b.scrollTop, 150);
+    live.remove();
+  }));
+
+test("details keep the person's choice until the server changes its own", () =>
+  inPage(() => {
+    const live = T.mount('');
+    const page = (open, text) => `<details id="dt"${open ? ' open' : ''}><summary>more</summary>${text}</details>`;
+    T.morph(live, page(false, 'a'));
+    const details = document.getElementById('dt');
+    details.setAttribute('open', ''); // the person opens it
+    T.morph(live, page(false, 'b'));
+    T.ok(details.hasAttribute('open'), "the person's opening stays");
+    details.removeAttribute('open'); // and closes it again
+    T.morph(live, page(true, 'c'));
+    T.ok(details.hasAttribute('open'), 'the server opened it');
+    details.removeAttribute('open'); // the person closes it
+    T.morph(live, page(true, 'd'));
+    T.ok(!details.hasAttribute('open'), "the person's closing stays");
+    T.morph(live, page(false, 'e'));
+    T.ok(!details.hasAttribute('open'), 'closed');
+    T.ok(document.getElementById('dt') === details, 'the same element');
+    live.remove();
+  }));
+
+test('a dialog the person opened stays open and modal', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const page = (text) => `<dialog id="dl"><p>${text}</p></dialog><p>${text}</p>`;
+    T.morph(live, page('a'));
+    const dialog = document.getElementById('dl');
+    dialog.showModal();
+    T.morph(live, page('b'));
+    T.ok(dialog.open, 'open');
+    T.ok(dialog.matches(':modal'), 'modal');
+    T.eq(dialog.textContent, 'b');
+    dialog.close();
+    T.morph(live, '<dialog id="dl" open><p>c</p></dialog>');
+    T.ok(dialog.open, 'the server opened it');
+    T.morph(live, '<dialog id="dl"><p>c</p></dialog>');
+    T.ok(!dialog.open, 'the server closed it');
+    live.remove();
+  }));
+
+test('form values the person changed stay until the server default changes', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const on = (b, attr) => (b ? ` ${attr}` : '');
+    const page = (text, check, radio, option, title) => `<input id="fv-text" value="${text}">
+      <input id="fv-box" type="checkbox"${on(check, 'checked')}>
+      <input id="fv-r1" type="radio" name="fv" value="1"${on(radio == '1', 'checked')}>
+      <input id="fv-r2" type="radio" name="fv" value="2"${on(radio == '2', 'checked')}>
+      <select id="fv-sel"><option value="a"${on(option == 'a', 'selected')}>A</option><option value="b"${on(option == 'b', 'selected')}>B</option><option value="c">C</option></select>
+      <h3>${title}</h3>`;
+    T.morph(live, page('server', false, '1', 'a', 'one'));
+    const [text, box, r2, sel] = ['fv-text', 'fv-box', 'fv-r2', 'fv-sel'].map((id) => document.getElementById(id));
+    // The person types, ticks, picks.
+    text.value = 'typed';
+    box.checked = true;
+    r2.checked = true;
+    sel.value = 'c';
+    T.morph(live, page('server', false, '1', 'a', 'two'));
+    T.eq(text.value, 'typed');
+    T.ok(box.checked, 'ticked');
+    T.ok(r2.checked, 'picked');
+    T.eq(sel.value, 'c');
+    // The server changes every default: the server wins.
+    T.morph(live, page('fresh', true, '1', 'b', 'three'));
+    T.eq(text.value, 'fresh');
+    T.ok(box.checked, 'checked by the server');
+    T.eq(sel.value, 'b');
+    T.ok(r2.checked, 'the radio defaults did not change');
+    T.morph(live, page('fresh', false, '2', 'b', 'four'));
+    T.ok(!box.checked, 'unchecked by the server');
+    T.ok(r2.checked, 'r2 checked by the server');
+    T.ok(!document.getElementById('fv-r1').checked, 'r1 unchecked');
+    live.remove();
+  }));
+
+test('iframes and media are neither reloaded nor touched', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const media = '<iframe id="mf-frame"></iframe><img id="mf-img" src="/mf-nothing.png" alt="">';
+    T.morph(live, `<div id="mf-a">a</div><div id="mf-media">${media}</div>`);
+    const frame = document.getElementById('mf-frame');
+    frame.contentWindow.marker = 1;
+    const watch = T.observe(document.getElementById('mf-media'));
+    T.morph(live, `<div id="mf-media">${media}</div><div id="mf-a">b</div>`);
+    T.eq(watch.takeRecords().length, 0, 'nothing inside was touched');
+    T.eq(frame.contentWindow.marker, 1, 'the frame was not reloaded');
+    live.remove();
+  }));
+
+test("a same-origin iframe's document is morphed in place", () =>
+  inPage(() => {
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const inner = frame.contentDocument;
+    const body = inner.body;
+    T.morph(body, '<p id="if-a">a</p><ul><li id="if-1">1</li><li id="if-2">2</li></ul><details id="if-d"><summary>s</summary>x</details>');
+    const two = inner.getElementById('if-2');
+    const details = inner.getElementById('if-d');
+    details.setAttribute('open', ''); // the person opens it
+    T.morph(body, '<ul><li id="if-2">2!</li><li id="if-1">1</li><li id="if-3">3</li></ul><p id="if-a">a</p><details id="if-d"><summary>s</summary>y</details>');
+    T.ok(inner.getElementById('if-2') === two, 'moved, not recreated');
+    T.ok(details.hasAttribute('open'), 'still open');
+    T.ok(inner.getElementById('if-3').ownerDocument === inner, "made in the frame's document");
+    T.eq(body.textContent, '2!13asy', "the iframe's body took the new content");
+    T.ok(document.getElementById('if-3') === null, 'nothing leaked into the parent page');
+    frame.remove();
+  }));
+
+test('a file input whose default changes does not break the morph', () =>
+  inPage(() => {
+    const live = T.mount('');
+    T.morph(live, '<input id="fl" type="file" value="a"><p>1</p>');
+    T.morph(live, '<input id="fl" type="file" value="b"><p>2</p>');
+    T.eq(live.textContent, '2');
+    T.eq(document.getElementById('fl').getAttribute('value'), 'b');
+    live.remove();
+  }));
+
+// ---- outlines and following ----
+
+test('changed elements are outlined for the configured time', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    T.morph(live, '<p id="ol-a">a</p><p id="ol-b">b</p>');
+    T.morph(live, '<p id="ol-a">a</p><p id="ol-b" class="x">b</p><p id="ol-c">c</p>', { outline: 120 });
+    const [a, b, c] = ['ol-a', 'ol-b', 'ol-c'].map((id) => document.getElementById(id));
+    T.ok(!a.hasAttribute(T.OUTLINE), 'a did not change');
+    T.ok(b.hasAttribute(T.OUTLINE), 'b changed');
+    T.ok(c.hasAttribute(T.OUTLINE), 'c is new');
+    // The outline is never taken for a server attribute to remove.
+    T.morph(live, '<p id="ol-a">a</p><p id="ol-b" class="x">b</p><p id="ol-c">c</p>');
+    T.ok(b.hasAttribute(T.OUTLINE), 'the outline stays');
+    await T.sleep(250);
+    T.ok(!b.hasAttribute(T.OUTLINE), "b's outline faded");
+    T.ok(!c.hasAttribute(T.OUTLINE), "c's outline faded");
+    live.remove();
+  }));
+
+test('follow scrolls the changed element into view', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const filler = [...Array(30).keys()].map((i) => `<div style="height:100px">${i}</div>`).join('');
+    const page = (last) => `${filler}<p id="fw-last">${last}</p>`;
+    T.morph(live, page('a'));
+    window.scrollTo(0, 0);
+    T.morph(live, page('b'), { follow: true });
+    const rect = document.getElementById('fw-last').getBoundingClientRect();
+    T.ok(rect.bottom <= innerHeight + 1 && rect.top >= 0, `${rect.top} ${innerHeight}`);
+    live.remove();
+  }));
+
+// ---- nothing runs ----
+
+test('scripts, handlers and javascript: URLs never run', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const html = `<script>window.__morphRan = 1</script>
+        <img id="xs-img" src="/xs-missing.png" onerror="window.__morphRan = 2" alt="">
+        <a id="xs-a" href=" JavaScript:window.__morphRan = 3">a</a>
+        <a id="xs-ok" href="/fine">ok</a>
+        <form id="xs-form" action="javascript:x()"><button id="xs-btn" formaction="javascript:y()">b</button></form>
+        <iframe id="xs-frame" srcdoc="<script>parent.__morphRan = 4</script>"></iframe>
+        <svg><a id="xs-svg" xlink:href="javascript:z()"><set attributeName="href" to="javascript:q()"/></a><script>window.__morphRan = 5</script></svg>
+        <template id="xs-tpl"><script>1</script><b onclick="x()">t</b></template>
+        <div id="xs-div" onclick="x()" onmouseover="y()" title="t">d</div>`;
+    T.morph(live, html);
+    // The same holds for nodes that are morphed into, not inserted.
+    T.morph(live, html);
+    // And for whole documents, whose body is taken.
+    const docLive = T.mount('');
+    T.morph(docLive, '<!doctype html><html><head><script>window.__morphRan = 6</script></head><body onload="window.__morphRan = 7"><img src="/xs-doc.png" onerror="window.__morphRan = 8" alt=""></body></html>');
+    T.eq(docLive.innerHTML, '<img src="/xs-doc.png" alt="">');
+    const $ = (id) => document.getElementById(id);
+    T.eq(live.querySelectorAll('script').length, 0, 'scripts');
+    T.ok(!$('xs-img').hasAttribute('onerror'), 'onerror');
+    T.ok(!$('xs-a').hasAttribute('href'), 'javascript: href');
+    T.eq($('xs-ok').getAttribute('href'), '/fine');
+    T.ok(!$('xs-form').hasAttribute('action'), 'action');
+    T.ok(!$('xs-btn').hasAttribute('formaction'), 'formaction');
+    T.ok(!$('xs-frame').hasAttribute('srcdoc'), 'srcdoc');
+    T.ok(!$('xs-svg').hasAttribute('xlink:href'), 'xlink:href');
+    T.eq(live.querySelectorAll('set').length, 0, 'set');
+    T.eq($('xs-tpl').content.querySelectorAll('script,[onclick]').length, 0, 'template content');
+    const div = $('xs-div');
+    T.ok(!div.hasAttribute('onclick') && !div.hasAttribute('onmouseover'), 'handlers');
+    T.eq(div.getAttribute('title'), 't');
+    await T.sleep(300); // long enough for the image to fail and the frame to load
+    T.eq(window.__morphRan, undefined, 'something ran');
+    live.remove();
+    docLive.remove();
+  }));
+
+// ---- the scheduler ----
+
+test('updates in a burst coalesce and the latest wins', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const [runs, onMorph] = T.recorder();
+    const preview = new T.Preview(live, { onMorph });
+    for (let i = 0; i < 10; i++) preview.update(T.sections([['a', String(i)]]));
+    T.eq(runs.length, 1, 'the first update runs at once');
+    T.eq(live.textContent, '0');
+    await T.sleep(400);
+    T.eq(runs.length, 2, 'the other nine became one morph');
+    T.eq(live.textContent, '9');
+    T.eq(runs.map(([, k]) => k), [['a'], ['a']]);
+    live.remove();
+  }));
+
+test('the preview outlines what changed and follows it', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const filler = [...Array(30).keys()].map((i) => `<div style="height:100px">${i}</div>`).join('');
+    const page = (text) => `<section data-section-id="top"><p>top</p></section>${filler}<section data-section-id="end"><p id="pv-end">${text}</p></section>`;
+    const [runs, onMorph] = T.recorder();
+    const preview = new T.Preview(live, { outline: 150, follow: true, onMorph });
+    preview.update(page('a'));
+    await T.sleep(250); // the first render's outlines (all of it) fade
+    window.scrollTo(0, 0);
+    preview.update(page('b'));
+    preview.flush(); // in case the update had to wait its turn
+    T.eq(runs.at(-1)?.[1], ['end']);
+    const end = document.getElementById('pv-end');
+    T.ok(end.hasAttribute(T.OUTLINE), 'the changed element is outlined');
+    T.ok(!live.firstElementChild.hasAttribute(T.OUTLINE), 'the unchanged section is not');
+    const rect = end.getBoundingClientRect();
+    T.ok(rect.top >= 0 && rect.bottom <= innerHeight + 1, `${rect.top} ${innerHeight}`);
+    await T.sleep(300);
+    T.ok(!end.hasAttribute(T.OUTLINE), 'the outline faded');
+    live.remove();
+  }));
+
+test('a steady stream morphs at most four times a second', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const [runs, onMorph] = T.recorder();
+    const preview = new T.Preview(live, { onMorph });
+    const start = Date.now();
+    let i = 0;
+    while (Date.now() - start < 1100) {
+      preview.update(T.sections([['s', String(i)]]));
+      i += 1;
+      await T.sleep(15);
+    }
+    await T.sleep(300);
+    T.ok(i > 30, `${i} updates were sent`);
+    T.ok(runs.length >= 4 && runs.length <= 6, `${runs.length} morphs`);
+    for (let k = 1; k < runs.length; k++) T.ok(runs[k][0] - runs[k - 1][0] >= 245, `morphs ${runs[k][0] - runs[k - 1][0]} ms apart`);
+    T.eq(live.textContent, String(i - 1), 'the last update landed');
+    live.remove();
+  }));
+
+test('an update sent while a morph runs lands after it', () =>
+  inPage(async () => {
+    // A custom element whose connectedCallback (run synchronously inside the
+    // morph's insertion) sends the preview an update.
+    customElements.define('x-reenter', class extends HTMLElement {
+      connectedCallback() {
+        window.__reenter?.();
+      }
+    });
+    const live = T.mount('');
+    const preview = new T.Preview(live);
+    window.__reenter = () => preview.update(T.sections([['a', 'sent from inside']]));
+    preview.update(T.sections([['a', '<x-reenter></x-reenter>']]));
+    T.eq(live.querySelectorAll('x-reenter').length, 1);
+    await T.sleep(400);
+    T.eq(live.textContent, 'sent from inside');
+    delete window.__reenter;
+    live.remove();
+  }));
+
+test('unchanged sections are skipped and changed keys reported', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const preview = new T.Preview(live);
+    preview.update(T.sections([['a', '1'], ['b', '1'], ['c', '1']]));
+    const watch = T.observe(live.firstElementChild);
+    preview.update(T.sections([['a', '1'], ['b', '2'], ['c', '1']]));
+    T.eq(preview.flush(), ['b']);
+    T.eq(watch.takeRecords().length, 0, 'section a was not entered');
+    preview.update(T.sections([['b', '2'], ['c', '1']]));
+    T.eq(preview.flush(), ['a'], 'a removed section changed');
+    T.eq(live.childElementCount, 2);
+    // Single sections: unchanged ones are skipped, changed ones morphed.
+    preview.section('c', T.sections([['c', '1']]));
+    T.eq(preview.flush(), [], 'the same html is shown already');
+    preview.section('c', T.sections([['c', '3']]));
+    preview.section('d', T.sections([['d', 'new']]));
+    T.eq(preview.flush(), ['c', 'd']);
+    T.eq(live.textContent, '23new');
+    live.remove();
+  }));
+
+test('a whole document shows its body', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const preview = new T.Preview(live);
+    preview.update('<!doctype html><html><head><title>T</title></head><body><main data-section-id="m">hi</main></body></html>');
+    T.eq(live.innerHTML, '<main data-section-id="m">hi</main>');
+    live.remove();
+  }));
+
+// ---- randomized: the morph equals a fresh render ----
+
+test('random edits to a 200-component page match a fresh render, apart from typed values', () =>
+  inPage(() => {
+    const M64 = (x) => BigInt.asUintN(64, x);
+    // xorshift64*: deterministic, seedable, enough for shuffling a page.
+    const rng = (seed) => {
+      let s = M64(seed);
+      return (n) => {
+        s ^= s >> 12n;
+        s = M64(s ^ (s << 25n));
+        s ^= s >> 27n;
+        return Number((M64(s * 0x2545f4914f6cdd1dn) >> 33n) % BigInt(Math.max(n, 1)));
+      };
+    };
+    const render = (page) =>
+      page
+        .map((c) => `<${c.tag} data-component-id="c${c.id}" class="k${c.class}"><h3>title ${c.id}</h3><p>text ${c.text}</p>${c.extra ? '<em>more</em>' : ''}<input value="v${c.text}"></${c.tag}>`)
+        .join('');
+    const tags = ['div', 'article', 'section'];
+    for (let seed = 1n; seed <= 3n; seed++) {
+      const below = rng(seed * 0x9e3779b97f4a7c15n);
+      let nextId = 200;
+      const page = [...Array(200).keys()].map((id) => ({ id, tag: 'div', class: id % 3, text: id, extra: id % 2 == 0 }));
+      const live = T.mount('');
+      T.morph(live, render(page));
+      for (let step = 0; step < 25; step++) {
+        for (let n = 1 + below(6); n > 0; n--) {
+          const at = below(page.length);
+          const what = below(7);
+          if (what == 0) page.splice(at, 0, { id: nextId++, tag: 'div', class: 0, text: 0, extra: false });
+          else if (what == 1 && page.length > 1) page.splice(at, 1);
+          else if (what == 1) page[at].tag = tags[below(tags.length)];
+          else if (what == 2) page.splice(below(page.length), 0, ...page.splice(at, 1));
+          else if (what == 3) page[at].text += 1;
+          else if (what == 4) page[at].class = (page[at].class + 1) % 4;
+          else if (what == 5) page[at].extra = !page[at].extra;
+          else page[at].tag = tags[below(tags.length)];
+        }
+        // The person types into a few inputs: [input, typed, default then].
+        const inputs = live.querySelectorAll('input');
+        const typed = [0, 1, 2].map(() => {
+          const input = inputs[below(inputs.length)];
+          const text = `typed ${step}`;
+          input.value = text;
+          return [input, text, input.getAttribute('value') ?? ''];
+        });
+        const html = render(page);
+        const before = T.keyed(live);
+        T.morph(live, html);
+        // Apart from that state, the DOM is a fresh render; the state stays
+        // where the server's default did not change.
+        for (const [input, text, dflt] of typed.filter(([i]) => i.isConnected)) {
+          const now = input.getAttribute('value') ?? '';
+          T.eq(input.value, now == dflt ? text : now, `seed ${seed}, step ${step}`);
+        }
+        const fresh = T.mount(html);
+        T.eq(T.canonical(live), T.canonical(fresh), `seed ${seed}, step ${step}`);
+        for (const [k, tag, el] of T.keyed(live)) {
+          const old = before.find(([ok, ot]) => ok == k && ot == tag);
+          if (old) T.ok(old[2] === el, `seed ${seed}, step ${step}: ${k} was recreated`);
+        }
+        fresh.remove();
+      }
+      live.remove();
+    }
+  }));
