@@ -66,7 +66,7 @@ const imports = {
   q: (a, b) => J[a] === J[b],
   u: (i) => B.charCodeAt(i),
   o: (c) => (c < 0 ? (O.push(W), (W = '')) : (W += String.fromCharCode(c))),
-  w: (j) => stage(J[j].trimStart().slice(0, 9)),
+  w: (j) => stage(String(J[j]).trimStart().slice(0, 9)),
   // Parse inert, stage suspects, judge in Rust, drop.
   P: (t, j, whole) => {
     try {
