@@ -36,6 +36,8 @@ export class Preview {
   section(key: string, html: string): void;
   /** Morphs whatever is pending now, whatever the rate; returns the keys of the sections that changed. */
   flush(): string[];
+  /** Forgets the preview: pending updates are dropped, the HTML it keeps and its callback released. */
+  free(): void;
 }
 
 declare const init: Init;

@@ -272,4 +272,7 @@ export class Preview {
     const i = E.f(this.i);
     return i < 0 ? [] : take(i);
   }
+  free() {
+    E.d(this.i);
+  }
 }

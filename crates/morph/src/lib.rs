@@ -21,6 +21,7 @@
 //! preview.update(wholeDocumentOrFragment); // at most 4 morphs a second, latest wins
 //! preview.section("pricing", "<section data-section-id=\"pricing\">...</section>");
 //! preview.flush();                          // morph what is pending now; returns keys
+//! preview.free();                           // done with it: drops what it keeps
 //! ```
 //!
 //! # Rust
@@ -69,7 +70,7 @@
 //! Rust beyond handles, so, as the interaction runtime does, the loader
 //! imports the helpers into the wasm with one-letter names and gives the
 //! JavaScript face itself: `init`, `morph` (reads the options, calls the
-//! export `m`) and a `Preview` class over the exports `p`, `u`, `s`, `f`
+//! export `m`) and a `Preview` class over the exports `p`, `u`, `s`, `f`, `d`
 //! (its state, the scheduler and the ledger, stays in Rust, numbered). JS
 //! values that outlive a morph (the target, the HTML a preview keeps, the
 //! `onMorph` callback) sit in the loader's value store; Rust owns their

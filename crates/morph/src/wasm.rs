@@ -13,6 +13,7 @@
 //!   (its length, -1 if no string).
 //! - `f(preview)`: `preview.flush()`; a slot holding the changed keys.
 //! - `t(preview)`: the scheduler's timer fired.
+//! - `d(preview)`: `preview.free()`.
 //!
 //! The only `unsafe` of the crate is here: the exports are `#[no_mangle]`,
 //! and the previews live in one global (see [`Previews`]).
@@ -89,9 +90,8 @@ struct Shared {
     gate: RefCell<Gate>,
 }
 
-/// Every preview made, by number (a page makes one or a few; they live as
-/// long as the page: the JavaScript API has no way to drop one).
-struct Previews(RefCell<Vec<Rc<Shared>>>);
+/// Every preview made, by number, until freed (a page makes one or a few).
+struct Previews(RefCell<Vec<Option<Rc<Shared>>>>);
 
 // SAFETY: wasm32-unknown-unknown, built without the atomics feature, runs
 // one thread: the global is never touched from two at once.
@@ -103,7 +103,7 @@ static PREVIEWS: Previews = Previews(RefCell::new(Vec::new()));
 /// borrowed while it works).
 fn preview(number: i32) -> Option<Rc<Shared>> {
     let list = PREVIEWS.0.try_borrow().ok()?;
-    list.get(usize::try_from(number).ok()?).cloned()
+    list.get(usize::try_from(number).ok()?)?.clone()
 }
 
 /// `new Preview(target, options?)`: `morph`'s options (less `outer`) and
@@ -115,7 +115,7 @@ pub extern "C" fn p(target: i32, outline: f64, follow: i32, on_morph: i32) -> i3
         return -1;
     };
     let number = list.len() as i32;
-    list.push(Rc::new(Shared {
+    list.push(Some(Rc::new(Shared {
         number,
         work: RefCell::new(Work {
             target,
@@ -125,7 +125,7 @@ pub extern "C" fn p(target: i32, outline: f64, follow: i32, on_morph: i32) -> i3
         }),
         inbox: RefCell::new(Pending::default()),
         gate: RefCell::new(Gate::default()),
-    }));
+    })));
     number
 }
 
@@ -170,6 +170,19 @@ pub extern "C" fn t(number: i32) {
     if let Some(state) = preview(number) {
         run(&state);
     }
+}
+
+/// `preview.free()`: forgets the preview (its pending updates, the HTML it
+/// keeps and its callback); a timer set for it then does nothing, and a
+/// morph it is running finishes first.
+#[no_mangle]
+pub extern "C" fn d(number: i32) {
+    let freed = PREVIEWS.0.try_borrow_mut().ok().and_then(|mut list| {
+        let slot = list.get_mut(usize::try_from(number).ok()?)?;
+        slot.take()
+    });
+    // Dropped once the list is no longer borrowed: dropping frees JS slots.
+    drop(freed);
 }
 
 fn offer(state: &Shared) {

@@ -474,6 +474,27 @@ test('unchanged sections are skipped and changed keys reported', () =>
     live.remove();
   }));
 
+test('a freed preview morphs no more, not even what was pending', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const [runs, onMorph] = T.recorder();
+    const preview = new T.Preview(live, { onMorph });
+    preview.update(T.sections([['a', '1']]));
+    preview.update(T.sections([['a', '2']])); // waits for the timer
+    preview.free();
+    await T.sleep(400);
+    T.eq(live.textContent, '1', 'the pending update was dropped');
+    preview.update(T.sections([['a', '3']]));
+    T.eq(preview.flush(), []);
+    T.eq(live.textContent, '1');
+    T.eq(runs.length, 1);
+    // Another preview is unaffected.
+    const other = new T.Preview(live);
+    other.update(T.sections([['a', '4']]));
+    T.eq(live.textContent, '4');
+    live.remove();
+  }));
+
 test('a whole document shows its body', () =>
   inPage(() => {
     const live = T.mount('');
