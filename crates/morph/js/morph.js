@@ -88,7 +88,7 @@ const imports = {
   N: (i, n = S[i]) => stage(n.nodeType == 1 ? n.localName : n.name),
   v: (i, n = S[i]) => stage(n.nodeType == 1 ? n.getAttribute('attributeName') : n.value),
   X: (i, n = S[i]) => (n.nodeType == 1 ? n.remove() : n.ownerElement?.removeAttribute(n.name)),
-  Q: (r, k, n = N[r]) => (S = n.nodeType == 1 ? [...n.querySelectorAll(SEL[k])] : []).length,
+  Q: (r, k, n = N[r]) => (S = n?.nodeType == 1 ? [...n.querySelectorAll(SEL[k])] : []).length,
   h: (i) => h(S[i]),
   // Walks and comparisons.
   k: (n) => N[n].nodeType,

@@ -191,7 +191,7 @@ unsafe extern "C" {
     /// Calls the function in `on_morph`'s slot (if one) with the keys
     /// written since the last report, unless there are none; returns a new
     /// value slot holding them (an array of strings). What the callback
-    /// throws is its own.
+    /// throws is caught: it never unwinds through the preview.
     #[link_name = "M"]
     safe fn report_keys(on_morph: i32) -> i32;
     /// Calls the export `t` with `preview` after `ms` milliseconds.

@@ -372,6 +372,25 @@ test('scripts, handlers and javascript: URLs never run', () =>
     docLive.remove();
   }));
 
+test('no input makes it throw, and a bad call leaves the next one working', () =>
+  inPage(() => {
+    const live = T.mount('<p>kept</p>');
+    for (const [target, html, options] of [[null, '<p>x</p>'], [undefined], [{}, '<p>x</p>'], [live, null], [live, 42, 7], [live, { toString: () => '<p>kept</p>' }, 'x'], [document, '<p>x</p>']]) {
+      T.morph(target, html, options);
+    }
+    T.eq(live.innerHTML, '<p>kept</p>');
+    for (const target of [null, {}, document.createTextNode('t')]) {
+      const preview = new T.Preview(target, 'options');
+      preview.update(null);
+      preview.section(5, undefined);
+      preview.section('k', '<section data-section-id="k">x</section>');
+      T.eq(Array.isArray(preview.flush()), true);
+    }
+    T.morph(live, '<p>after</p>');
+    T.eq(live.innerHTML, '<p>after</p>');
+    live.remove();
+  }));
+
 // ---- the scheduler ----
 
 test('updates in a burst coalesce and the latest wins', () =>
