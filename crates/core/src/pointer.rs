@@ -2,7 +2,6 @@
 //! that refuses prototype-polluting segments.
 
 use crate::view::{JsonView, Kind};
-use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -49,27 +48,40 @@ impl PointerError {
 /// assert_eq!(parse("a"), Err(PointerError::Invalid));
 /// assert_eq!(parse("/x/__proto__"), Err(PointerError::Unsafe));
 /// ```
-pub fn parse(pointer: &str) -> Result<Vec<Cow<'_, str>>, PointerError> {
+pub fn parse(pointer: &str) -> Result<Vec<String>, PointerError> {
     let mut segments = Vec::new();
     if pointer.is_empty() {
         return Ok(segments);
     }
-    // Byte loops, not `split`: `/` and `~` are ASCII, so every cut is on a
-    // character boundary (and the wasm runtime carries no string searcher).
-    if pointer.as_bytes().first() != Some(&b'/') {
+    // One byte loop (no `split`, no string searcher in the wasm runtime):
+    // `/` and `~` are ASCII, so the segments stay UTF-8.
+    let mut bytes = pointer.bytes();
+    if bytes.next() != Some(b'/') {
         return Err(PointerError::Invalid);
     }
-    let mut rest = pointer.get(1..).unwrap_or_default();
+    let mut segment = Vec::new();
     loop {
-        let end = rest.bytes().position(|b| b == b'/');
-        let segment = unescape(rest.get(..end.unwrap_or(rest.len())).unwrap_or_default())?;
-        if UNSAFE_SEGMENTS.contains(&segment.as_ref()) {
-            return Err(PointerError::Unsafe);
-        }
-        segments.push(segment);
-        match end {
-            Some(i) => rest = rest.get(i + 1..).unwrap_or_default(),
-            None => return Ok(segments),
+        let next = bytes.next();
+        match next {
+            Some(b'/') | None => {
+                // SAFETY: `segment` holds `pointer`'s bytes between two
+                // ASCII `/` (or its ends), with the ASCII `~0`/`~1` pairs
+                // replaced by ASCII bytes: whole UTF-8 characters.
+                let text = unsafe { String::from_utf8_unchecked(core::mem::take(&mut segment)) };
+                if UNSAFE_SEGMENTS.contains(&text.as_str()) {
+                    return Err(PointerError::Unsafe);
+                }
+                segments.push(text);
+                if next.is_none() {
+                    return Ok(segments);
+                }
+            }
+            Some(b'~') => segment.push(match bytes.next() {
+                Some(b'0') => b'~',
+                Some(b'1') => b'/',
+                _ => return Err(PointerError::Invalid),
+            }),
+            Some(b) => segment.push(b),
         }
     }
 }
@@ -77,27 +89,6 @@ pub fn parse(pointer: &str) -> Result<Vec<Cow<'_, str>>, PointerError> {
 /// Checks a pointer without keeping its segments.
 pub fn check(pointer: &str) -> Result<(), PointerError> {
     parse(pointer).map(|_| ())
-}
-
-fn unescape(raw: &str) -> Result<Cow<'_, str>, PointerError> {
-    let mut at = raw.bytes().position(|b| b == b'~');
-    if at.is_none() {
-        return Ok(Cow::Borrowed(raw));
-    }
-    let mut out = String::new();
-    let mut rest = raw;
-    while let Some(i) = at {
-        out.push_str(rest.get(..i).unwrap_or_default());
-        out.push_str(match rest.as_bytes().get(i + 1) {
-            Some(b'0') => "~",
-            Some(b'1') => "/",
-            _ => return Err(PointerError::Invalid),
-        });
-        rest = rest.get(i + 2..).unwrap_or_default();
-        at = rest.bytes().position(|b| b == b'~');
-    }
-    out.push_str(rest);
-    Ok(Cow::Owned(out))
 }
 
 /// Appends `segment`, escaped, to the pointer in `pointer`.

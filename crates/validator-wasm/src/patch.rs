@@ -5,7 +5,6 @@
 //! or `prototype` is refused here as everywhere (`unsafe_path`).
 
 use serde_json::Value;
-use std::borrow::Cow;
 use surfaces_core::pointer::{self, array_index};
 
 /// Why an operation was refused.
@@ -190,14 +189,14 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, 
         "add" => Ok(vec![add(doc, &segments, value()?.clone(), path)?]),
         "remove" => {
             let (value, position) = remove(doc, &segments, path)?;
-            Ok(vec![Undo::Insert(owned(&segments), value, position)])
+            Ok(vec![Undo::Insert(segments.to_vec(), value, position)])
         }
         "replace" => {
             let v = value()?.clone();
             let target = get_mut(doc, &segments)
                 .ok_or_else(|| fail("path_not_found", path, "nothing to replace at this path"))?;
             let old = std::mem::replace(target, v);
-            Ok(vec![Undo::Replace(owned(&segments), old)])
+            Ok(vec![Undo::Replace(segments.to_vec(), old)])
         }
         "move" => {
             let from = from()?;
@@ -217,7 +216,7 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, 
             check_add_target(doc, &segments, path, Some(&from_segments))?;
             let (v, position) = remove(doc, &from_segments, from)?;
             // The undo keeps its own copy: the value itself moves on.
-            let undo_remove = Undo::Insert(owned(&from_segments), v.clone(), position);
+            let undo_remove = Undo::Insert(from_segments.to_vec(), v.clone(), position);
             match add(doc, &segments, v, path) {
                 Ok(undo_add) => Ok(vec![undo_remove, undo_add]),
                 Err(e) => {
@@ -256,11 +255,7 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, 
     }
 }
 
-fn owned(segments: &[Cow<'_, str>]) -> Vec<String> {
-    segments.iter().map(|s| s.to_string()).collect()
-}
-
-fn parse(path: &str) -> Result<Vec<Cow<'_, str>>, Failure> {
+fn parse(path: &str) -> Result<Vec<String>, Failure> {
     pointer::parse(path).map_err(|e| fail(e.code(), path, e.message()))
 }
 
@@ -294,9 +289,9 @@ fn get_mut<'a, S: AsRef<str>>(doc: &'a mut Value, segments: &[S]) -> Option<&'a 
 /// for a move), without changing anything.
 fn check_add_target(
     doc: &Value,
-    segments: &[Cow<'_, str>],
+    segments: &[String],
     path: &str,
-    moving: Option<&[Cow<'_, str>]>,
+    moving: Option<&[String]>,
 ) -> Result<(), Failure> {
     let Some((last, parent)) = segments.split_last() else {
         return Ok(());
@@ -319,20 +314,15 @@ fn check_add_target(
     }
 }
 
-fn add(
-    doc: &mut Value,
-    segments: &[Cow<'_, str>],
-    value: Value,
-    path: &str,
-) -> Result<Undo, Failure> {
+fn add(doc: &mut Value, segments: &[String], value: Value, path: &str) -> Result<Undo, Failure> {
     let Some((last, parent)) = segments.split_last() else {
         let old = std::mem::replace(doc, value);
         return Ok(Undo::Replace(Vec::new(), old));
     };
     match get_mut(doc, parent) {
         Some(Value::Object(map)) => Ok(match map.insert(last.to_string(), value) {
-            Some(old) => Undo::Replace(owned(segments), old),
-            None => Undo::Remove(owned(segments)),
+            Some(old) => Undo::Replace(segments.to_vec(), old),
+            None => Undo::Remove(segments.to_vec()),
         }),
         Some(Value::Array(items)) => {
             let index = if last == "-" {
@@ -343,7 +333,7 @@ fn add(
             match index {
                 Some(i) if i <= items.len() => {
                     items.insert(i, value);
-                    let mut at = owned(parent);
+                    let mut at = parent.to_vec();
                     at.push(i.to_string());
                     Ok(Undo::Remove(at))
                 }
@@ -355,11 +345,7 @@ fn add(
 }
 
 /// Removes the value at `segments`: the value and its former position.
-fn remove(
-    doc: &mut Value,
-    segments: &[Cow<'_, str>],
-    path: &str,
-) -> Result<(Value, usize), Failure> {
+fn remove(doc: &mut Value, segments: &[String], path: &str) -> Result<(Value, usize), Failure> {
     let Some((last, parent)) = segments.split_last() else {
         return Err(fail(
             "invalid_operation",
@@ -372,10 +358,10 @@ fn remove(
         Some(Value::Object(map)) => {
             let position = map
                 .keys()
-                .position(|k| k == last.as_ref())
+                .position(|k| k == last.as_str())
                 .ok_or_else(missing)?;
             Ok((
-                map.shift_remove(last.as_ref()).ok_or_else(missing)?,
+                map.shift_remove(last.as_str()).ok_or_else(missing)?,
                 position,
             ))
         }

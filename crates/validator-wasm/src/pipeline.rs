@@ -12,7 +12,6 @@ use crate::patch::{apply_operation, get, revert};
 use crate::repair::{self, Repair};
 use crate::surface::{is_page, sort_in_document_order, validate_component, validate_surface};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use surfaces_core::pointer::{self, array_index};
 
@@ -416,7 +415,7 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
         return None;
     }
     let segments = pointer::parse(op.get("path")?.as_str()?).ok()?;
-    let segs: Vec<&str> = segments.iter().map(Cow::as_ref).collect();
+    let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
     let (surface, rest) = match segs.as_slice() {
         ["sections", i, rest @ ..] if is_page(doc) => (section_path(array_index(i)?), rest),
         rest if !is_page(doc) => (String::new(), rest),
@@ -550,7 +549,7 @@ fn affected(doc: &Value, op: &Value) -> Vec<Target> {
         let Ok(segments) = pointer::parse(path) else {
             continue;
         };
-        let segs: Vec<&str> = segments.iter().map(Cow::as_ref).collect();
+        let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
         match segs.as_slice() {
             [] | ["sections"] => return all(sections + 1),
             ["sections", "-"] => out.push(Target::Section {
@@ -680,7 +679,7 @@ fn repair_value(
     let Ok(segments) = pointer::parse(path) else {
         return;
     };
-    let segs: Vec<&str> = segments.iter().map(Cow::as_ref).collect();
+    let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
     let Some(at) = segs.iter().position(|s| *s == "components") else {
         // A whole surface (a section, or the document).
         match segs.as_slice() {

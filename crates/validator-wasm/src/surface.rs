@@ -909,9 +909,9 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
         let (place, next) = match at {
             // Large objects (data) are checked in their own order already;
             // finding a key's place there would cost a scan per issue.
-            Some(Value::Object(map)) if map.len() > 32 => (0, map.get(seg.as_ref())),
-            Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_ref()) {
-                Some(p) => (p, map.get(seg.as_ref())),
+            Some(Value::Object(map)) if map.len() > 32 => (0, map.get(seg.as_str())),
+            Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_str()) {
+                Some(p) => (p, map.get(seg.as_str())),
                 None => (usize::MAX, None),
             },
             Some(Value::Array(items)) => match pointer::array_index(seg) {
