@@ -19,7 +19,6 @@ use crate::problem::Findings;
 use crate::view::{JsonView, Kind};
 use alloc::borrow::Cow;
 use alloc::string::String;
-use core::cell::Cell;
 
 /// How deep calls nest; the outermost call is level 1.
 pub const MAX_NESTING: usize = 4;
@@ -469,27 +468,27 @@ fn char_count(text: &str) -> usize {
 /// no Unicode table and no character decoding.
 fn starts_with_white_space(bytes: &[u8]) -> bool {
     // The UTF-8 encodings of U+0009..U+000D, U+0020, U+0085, U+00A0,
-    // U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
-    // A continuation byte starts none of them, so any offset may be tested.
-    matches!(
-        bytes,
-        [b'\t'..=b'\r' | b' ', ..]
-            | [0xC2, 0x85 | 0xA0, ..]
-            | [0xE1, 0x9A, 0x80, ..]
-            | [0xE2, 0x80, 0x80..=0x8A | 0xA8 | 0xA9 | 0xAF, ..]
-            | [0xE2, 0x81, 0x9F, ..]
-            | [0xE3, 0x80, 0x80, ..]
-    )
+    // U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F and U+3000,
+    // compared as one big-endian number of up to three bytes. A
+    // continuation byte starts none of them, so any offset may be tested.
+    let byte = |i| u32::from(bytes.get(i).copied().unwrap_or(0));
+    let w = byte(0) << 16 | byte(1) << 8 | byte(2);
+    matches!(w >> 16, 0x09..=0x0D | 0x20)
+        || matches!(w >> 8, 0xC285 | 0xC2A0)
+        || matches!(
+            w,
+            0xE19A80 | 0xE28080..=0xE2808A | 0xE280A8 | 0xE280A9 | 0xE280AF | 0xE2819F | 0xE38080
+        )
 }
 
 /// `text` with every `{count}` replaced by `count()` (called once, when
 /// there is one): a byte search, so no string searcher or slicing panic.
-fn replace_count(text: String, count: impl FnOnce() -> String) -> String {
+fn replace_count(text: &str, count: impl FnOnce() -> String) -> String {
     const MARK: &[u8] = b"{count}";
     let mut count = Some(count);
     let mut number = String::new();
     let mut out = String::new();
-    let mut rest = text.as_str();
+    let mut rest = text;
     // One search site (the wasm carries one copy of it).
     while let Some(i) = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK) {
         if let Some(count) = count.take() {
@@ -552,66 +551,56 @@ pub fn is_email(text: &str) -> bool {
 /// ```
 pub fn parse_iso_date(text: &str) -> Option<(i32, u32, u32)> {
     let b = text.as_bytes();
-    let digits = |from: usize, n: usize| -> Option<u32> {
-        let part = b.get(from..from + n)?;
-        part.iter().try_fold(0u32, |acc, d| {
+    let at = |i: usize| b.get(i).copied();
+    // The `len` digits at `from`, as a number (one reader for every field).
+    let n = |from: usize, len: usize| -> Option<u32> {
+        b.get(from..from + len)?.iter().try_fold(0, |acc, d| {
             d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
         })
     };
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+    let (year, month, day) = (n(0, 4)?, n(5, 2)?, n(8, 2)?);
+    if at(4) != Some(b'-')
+        || at(7) != Some(b'-')
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year as i32, month)
+    {
         return None;
     }
-    let year = digits(0, 4)?;
-    let month = digits(5, 2)?;
-    let day = digits(8, 2)?;
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year as i32, month) {
+    let date = Some((year as i32, month, day));
+    if b.len() == 10 {
+        return date;
+    }
+    // `Thh:mm`, then `:ss` with an optional fraction, then `Z` or `±hh:mm`.
+    if at(10) != Some(b'T') || at(13) != Some(b':') || n(11, 2)? > 23 || n(14, 2)? > 59 {
         return None;
     }
-    if b.len() > 10 && !is_iso_time(b.get(11..)?, *b.get(10)?) {
-        return None;
-    }
-    Some((year as i32, month, day))
-}
-
-fn is_iso_time(t: &[u8], sep: u8) -> bool {
-    let two = |at: usize, max: u8| -> bool {
-        match (t.get(at), t.get(at + 1)) {
-            (Some(a), Some(b)) if a.is_ascii_digit() && b.is_ascii_digit() => {
-                (a - b'0') * 10 + (b - b'0') <= max
+    let mut i = 16;
+    if at(i) == Some(b':') {
+        if n(i + 1, 2)? > 59 {
+            return None;
+        }
+        i += 3;
+        if at(i) == Some(b'.') {
+            i += 1;
+            let digits = i;
+            while at(i).is_some_and(|d| d.is_ascii_digit()) {
+                i += 1;
             }
-            _ => false,
-        }
-    };
-    if sep != b'T' || !two(0, 23) || t.get(2) != Some(&b':') || !two(3, 59) {
-        return false;
-    }
-    let mut at = 5;
-    if t.get(at) == Some(&b':') {
-        if !two(at + 1, 59) {
-            return false;
-        }
-        at += 3;
-        if t.get(at) == Some(&b'.') {
-            let frac = t
-                .get(at + 1..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|d| d.is_ascii_digit())
-                .count();
-            if frac == 0 {
-                return false;
+            if i == digits {
+                return None;
             }
-            at += 1 + frac;
         }
     }
-    match t.get(at) {
+    let zone = match at(i) {
         None => true,
-        Some(b'Z') => at + 1 == t.len(),
-        Some(b'+') | Some(b'-') => {
-            t.len() == at + 6 && two(at + 1, 23) && t.get(at + 3) == Some(&b':') && two(at + 4, 59)
+        Some(b'Z') => i + 1 == b.len(),
+        Some(b'+' | b'-') => {
+            b.len() == i + 6 && at(i + 3) == Some(b':') && n(i + 1, 2)? <= 23 && n(i + 4, 2)? <= 59
         }
         _ => false,
-    }
+    };
+    date.filter(|_| zone)
 }
 
 fn days_in_month(year: i32, month: u32) -> u32 {
@@ -819,39 +808,14 @@ fn read<V: JsonView, H: Host + ?Sized>(
     Some(Value::Data(value.clone()))
 }
 
-/// The arguments of one call, read lazily: a function evaluates only the
-/// arguments it uses. A reader gives what the argument holds, if anything;
-/// an argument that is present but does not evaluate marks the call as
-/// `failed` (it then gives nothing), so the readers return flat options.
-/// They are not inlined: one copy serves every function (this keeps the
-/// runtime's wasm small).
-struct Args<'a, V, H: ?Sized> {
-    args: &'a V,
-    data: &'a V,
-    host: &'a H,
-    level: usize,
-    failed: Cell<bool>,
+/// The number a read argument holds, if any.
+fn number_of<V: JsonView>(value: &Option<Value<V>>) -> Option<f64> {
+    value.as_ref()?.as_f64()
 }
 
-impl<V: JsonView, H: Host + ?Sized> Args<'_, V, H> {
-    #[inline(never)]
-    fn value(&self, name: &str) -> Option<Value<V>> {
-        let read = read(&self.args.get(name)?, self.data, self.host, self.level);
-        if read.is_none() {
-            self.failed.set(true);
-        }
-        read
-    }
-
-    #[inline(never)]
-    fn number(&self, name: &str) -> Option<f64> {
-        self.value(name)?.as_f64()
-    }
-
-    #[inline(never)]
-    fn text(&self, name: &str) -> Option<String> {
-        self.value(name)?.as_text().map(Cow::into_owned)
-    }
+/// The string a read argument holds, if any.
+fn text_of<V: JsonView>(value: &Option<Value<V>>) -> Option<Cow<'_, str>> {
+    value.as_ref()?.as_text()
 }
 
 fn call_level<V: JsonView, H: Host + ?Sized>(
@@ -862,66 +826,67 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
 ) -> Option<Value<V>> {
     let spec = spec(&call.get("call")?.as_str()?)?;
     let args = call.get("args")?;
-    if args.kind() != Kind::Object
-        || spec
-            .args
-            .iter()
-            .any(|a| a.required && args.get(a.name).is_none())
-    {
+    if args.kind() != Kind::Object {
         return None;
     }
-    let a = Args {
-        args: &args,
-        data,
-        host,
-        level,
-        failed: Cell::new(false),
-    };
-    let value = a.value("value");
-    let number = value.as_ref().and_then(Value::as_f64);
-    let locale = a.text("locale");
-    let locale = locale.as_deref().filter(|l| is_locale(l));
-    let result = match spec.name {
+    // Every declared argument is read once, in the table's order, into the
+    // slot of its position (one reading loop serves the whole set). A
+    // required one that is absent, or one given that does not evaluate,
+    // fails the call.
+    let mut slots: [Option<Value<V>>; 5] = [None, None, None, None, None];
+    let mut locale = None;
+    for (slot, arg) in slots.iter_mut().zip(spec.args) {
+        match args.get(arg.name) {
+            Some(given) => *slot = Some(read(&given, data, host, level)?),
+            None if arg.required => return None,
+            None => {}
+        }
+        if arg.kind == ArgKind::Locale {
+            locale = text_of(slot).filter(|l| is_locale(l)).map(Cow::into_owned);
+        }
+    }
+    let locale = locale.as_deref();
+    let [value, b, c, d, _] = &slots;
+    let number = number_of(value);
+    let finite = number.filter(|n| n.is_finite());
+    Some(match spec.name {
         "formatDate" => {
-            let style = a.text("style");
+            let style = text_of(b);
             let style = style
                 .as_deref()
                 .map_or(Some(DateStyle::Medium), DateStyle::from_name)?;
-            let text = value.as_ref().and_then(Value::as_text);
-            Value::Text(match (text.as_deref(), number) {
+            let text = text_of(value);
+            Value::Text(match (text.as_deref(), finite) {
                 (Some(iso), _) if parse_iso_date(iso).is_some() => {
                     host.format_date(DateInput::Iso(iso), style, locale)
                 }
-                (_, Some(ms)) if ms.is_finite() => {
-                    host.format_date(DateInput::EpochMs(ms), style, locale)
-                }
+                (_, Some(ms)) => host.format_date(DateInput::EpochMs(ms), style, locale),
                 _ => String::new(),
             })
         }
         "formatNumber" => {
-            let digits = |name: &str| -> Option<u32> {
-                a.number(name)
+            let digits = |slot| -> Option<u32> {
+                number_of(slot)
                     .filter(|n| (0.0..=100.0).contains(n))
                     .map(|n| n as u32)
             };
             let options = NumberOptions {
-                min_fraction: digits("minimumFractionDigits"),
-                max_fraction: digits("maximumFractionDigits"),
-                percent: a.text("style").as_deref() == Some("percent"),
+                min_fraction: digits(b),
+                max_fraction: digits(c),
+                percent: text_of(d).as_deref() == Some("percent"),
             };
             Value::Text(
-                number
-                    .filter(|n| n.is_finite())
+                finite
                     .map(|n| host.format_number(n, options, locale))
                     .unwrap_or_default(),
             )
         }
         "formatCurrency" => {
-            let currency = a
-                .text("currency")
-                .filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
-            Value::Text(match (number.filter(|n| n.is_finite()), currency) {
-                (Some(n), Some(mut c)) => {
+            let currency =
+                text_of(b).filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
+            Value::Text(match (finite, currency) {
+                (Some(n), Some(c)) => {
+                    let mut c = c.into_owned();
                     c.make_ascii_uppercase();
                     host.format_currency(n, &c, locale)
                 }
@@ -929,14 +894,13 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             })
         }
         "pluralize" => {
-            let count = a.number("count").unwrap_or(0.0);
-            let zero = a.text("zero");
-            let chosen = match zero {
-                Some(z) if count == 0.0 => z,
-                _ if host.plural_is_one(count, locale) => a.text("one").unwrap_or_default(),
-                _ => a.text("other").unwrap_or_default(),
+            let count = number.unwrap_or(0.0);
+            let chosen = match text_of(d) {
+                Some(zero) if count == 0.0 => zero,
+                _ if host.plural_is_one(count, locale) => text_of(b).unwrap_or_default(),
+                _ => text_of(c).unwrap_or_default(),
             };
-            Value::Text(replace_count(chosen, || host.number_to_string(count)))
+            Value::Text(replace_count(&chosen, || host.number_to_string(count)))
         }
         "concat" => {
             let values = args.get("values")?;
@@ -949,37 +913,25 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             }
             Value::Text(out)
         }
-        "length" => Value::Number(value.map_or(0, |v| v.length()) as f64),
-        "required" => Value::Bool(value.is_some_and(|v| v.is_present())),
+        "length" => Value::Number(value.as_ref().map_or(0, Value::length) as f64),
+        "required" => Value::Bool(value.as_ref().is_some_and(Value::is_present)),
         "minLength" | "maxLength" => {
-            let key = if spec.name == "minLength" {
-                "min"
-            } else {
-                "max"
-            };
-            let bound = a.number(key)?;
-            let len = value.map_or(0, |v| v.length()) as f64;
-            Value::Bool(if key == "min" {
+            let bound = number_of(b)?;
+            let len = value.as_ref().map_or(0, Value::length) as f64;
+            Value::Bool(if spec.name == "minLength" {
                 len >= bound
             } else {
                 len <= bound
             })
         }
-        "email" => Value::Bool(
-            value
-                .as_ref()
-                .and_then(Value::as_text)
-                .is_some_and(|t| is_email(&t)),
-        ),
+        "email" => Value::Bool(text_of(value).is_some_and(|t| is_email(&t))),
         _ => {
-            let min = a.number("min");
-            let max = a.number("max");
+            let (min, max) = (number_of(b), number_of(c));
             Value::Bool(number.is_some_and(|n| {
                 !n.is_nan() && min.map_or(true, |m| n >= m) && max.map_or(true, |m| n <= m)
             }))
         }
-    };
-    (!a.failed.get()).then_some(result)
+    })
 }
 
 // ---------------------------------------------------------------- native host

@@ -500,10 +500,7 @@ fn byte_level_text_rules_match_the_standard_library() {
         "",
     ] {
         let want = text.replace("{count}", "7");
-        assert_eq!(
-            replace_count(String::from(text), || String::from("7")),
-            want
-        );
+        assert_eq!(replace_count(text, || String::from("7")), want);
     }
     for tag in [
         "en",
