@@ -31,16 +31,6 @@ const stage = (s) => {
 const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
 // Intl formatters are costly to build: one per kind, locale and options.
 const formatters = new Map();
-const intl = (Kind, locale, options, value) => {
-  const key = Kind.name + JSON.stringify([locale, options]);
-  try {
-    formatters.has(key) || formatters.set(key, new Kind(locale, options));
-    return stage(formatters.get(key).format(value));
-  } catch {
-    // Intl throws on what it cannot format: the binding then shows nothing.
-    return -1;
-  }
-};
 const put = (v) => Z.push(v) - 1;
 const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
 
@@ -113,25 +103,30 @@ const imports = {
   },
   O: (p, l) => d.getElementById(str(p, l))?.scrollIntoView(),
   s: (v) => stage(String(v)),
-  D: (vp, vl, ms, sp, sl, lp, ll) =>
-    intl(Intl.DateTimeFormat, opt(lp, ll), { dateStyle: str(sp, sl), timeZone: "UTC" }, new Date(vl < 0 ? ms : str(vp, vl))),
-  F: (v, min, max, pct, cp, cl, lp, ll) =>
-    intl(
-      Intl.NumberFormat,
-      opt(lp, ll),
-      {
-        style: cl < 0 ? (pct ? "percent" : "decimal") : "currency",
-        currency: opt(cp, cl),
-        minimumFractionDigits: min < 0 ? undefined : min,
-        maximumFractionDigits: max < 0 ? undefined : max,
-      },
-      v,
-    ),
-  L: (v, lp, ll) => {
+  // Intl: 0 a date (epoch ms v, or the ISO date s; n the dateStyle's index),
+  // 1 a number, 2 a percent (n, m: fraction digits or -1), 3 a currency s;
+  // 4 whether v's plural category is "one".
+  X: (kind, v, n, m, sp, sl, lp, ll) => {
+    const s = opt(sp, sl), locale = opt(lp, ll), digits = (d) => (d < 0 ? undefined : d);
     try {
-      return new Intl.PluralRules(opt(lp, ll)).select(v) == "one";
+      if (kind > 3) return new Intl.PluralRules(locale).select(v) == "one";
+      const key = kind + JSON.stringify([locale, n, m, s]);
+      formatters.has(key) ||
+        formatters.set(
+          key,
+          kind
+            ? new Intl.NumberFormat(locale, {
+                style: ["decimal", "percent", "currency"][kind - 1],
+                currency: s,
+                minimumFractionDigits: digits(n),
+                maximumFractionDigits: digits(m),
+              })
+            : new Intl.DateTimeFormat(locale, { dateStyle: ["short", "medium", "long", "full"][n], timeZone: "UTC" }),
+        );
+      return stage(formatters.get(key).format(kind ? v : new Date(s ?? v)));
     } catch {
-      return v == 1;
+      // Intl throws on what it cannot format: the binding then shows nothing.
+      return kind > 3 ? v == 1 : -1;
     }
   },
 };

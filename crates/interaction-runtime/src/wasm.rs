@@ -61,29 +61,22 @@ extern "C" {
     fn scroll(p: *const u8, l: usize);
     #[link_name = "s"]
     fn number_text(n: f64) -> i32;
-    #[link_name = "D"]
-    fn date(
-        vp: *const u8,
-        vl: i32,
-        ms: f64,
-        sp: *const u8,
-        sl: usize,
-        lp: *const u8,
-        ll: i32,
-    ) -> i32;
-    #[link_name = "F"]
-    fn format(
+    /// `Intl`, one entry for the function set: `kind` 0 a date (`ms`, or
+    /// the ISO date `s`; `n` the style's index), 1 a number and 2 a percent
+    /// (`n`, `m`: fraction digits or -1), 3 a currency (`s`); a staged
+    /// string's length (-1: none). Kind 4: whether the plural category of
+    /// `value` is `one` (1 or 0).
+    #[link_name = "X"]
+    fn intl_call(
+        kind: u32,
         value: f64,
-        min: i32,
-        max: i32,
-        percent: u32,
-        cp: *const u8,
-        cl: i32,
+        n: i32,
+        m: i32,
+        sp: *const u8,
+        sl: i32,
         lp: *const u8,
         ll: i32,
     ) -> i32;
-    #[link_name = "L"]
-    fn plural_one(value: f64, lp: *const u8, ll: i32) -> u32;
 }
 
 /// Copies the string the loader staged (`len` bytes; `-1`: none).
@@ -166,9 +159,22 @@ impl JsonView for J {
 
 struct Browser;
 
+/// One `Intl` call (see the `X` import).
+#[inline(never)]
+fn intl(kind: u32, value: f64, n: i32, m: i32, text: Option<&str>, locale: Option<&str>) -> i32 {
+    let (sp, sl) = opt(text);
+    let (lp, ll) = opt(locale);
+    unsafe { intl_call(kind, value, n, m, sp, sl, lp, ll) }
+}
+
+/// A formatted string (empty when `Intl` could not format).
+fn formatted(len: i32) -> String {
+    take(len).unwrap_or_default()
+}
+
 impl Host for Browser {
     fn number_to_string(&self, value: f64) -> String {
-        take(unsafe { number_text(value) }).unwrap_or_default()
+        formatted(unsafe { number_text(value) })
     }
     fn format_date(&self, input: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
         let (iso, ms) = match input {
@@ -177,37 +183,25 @@ impl Host for Browser {
             DateInput::Iso(text) => (Some(text.get(..10).unwrap_or(text)), 0.0),
             DateInput::EpochMs(ms) => (None, ms),
         };
-        let (vp, vl) = opt(iso);
-        let (lp, ll) = opt(locale);
-        let style = style.name();
-        take(unsafe { date(vp, vl, ms, style.as_ptr(), style.len(), lp, ll) }).unwrap_or_default()
+        formatted(intl(0, ms, style as i32, 0, iso, locale))
     }
     fn format_number(&self, value: f64, o: NumberOptions, locale: Option<&str>) -> String {
         let digits = |d: Option<u32>| d.map_or(-1, |d| d as i32);
-        let (lp, ll) = opt(locale);
-        let (cp, cl) = opt(None);
-        let len = unsafe {
-            format(
-                value,
-                digits(o.min_fraction),
-                digits(o.max_fraction),
-                o.percent as u32,
-                cp,
-                cl,
-                lp,
-                ll,
-            )
-        };
-        take(len).unwrap_or_default()
+        let kind = 1 + o.percent as u32;
+        formatted(intl(
+            kind,
+            value,
+            digits(o.min_fraction),
+            digits(o.max_fraction),
+            None,
+            locale,
+        ))
     }
     fn format_currency(&self, value: f64, currency: &str, locale: Option<&str>) -> String {
-        let (lp, ll) = opt(locale);
-        let (cp, cl) = opt(Some(currency));
-        take(unsafe { format(value, -1, -1, 0, cp, cl, lp, ll) }).unwrap_or_default()
+        formatted(intl(3, value, -1, -1, Some(currency), locale))
     }
     fn plural_is_one(&self, value: f64, locale: Option<&str>) -> bool {
-        let (lp, ll) = opt(locale);
-        unsafe { plural_one(value, lp, ll) != 0 }
+        intl(4, value, 0, 0, None, locale) != 0
     }
 }
 
