@@ -32,6 +32,13 @@ const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
 // Intl formatters are costly to build: one per kind, locale and options.
 const formatters = new Map();
 const put = (v) => Z.push(v) - 1;
+const json = (s) => {
+  try {
+    return put(JSON.parse(s));
+  } catch {
+    return -1;
+  }
+};
 const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
 
 const imports = {
@@ -68,13 +75,9 @@ const imports = {
     const x = d.getElementById(str(p, l));
     return x ? reg(x) : -1;
   },
-  P: (h, p, l) => {
-    try {
-      return put(JSON.parse(h < 0 ? str(p, l) : H[h].textContent));
-    } catch {
-      return -1;
-    }
-  },
+  P: (h, p, l) => json(h < 0 ? str(p, l) : H[h].textContent),
+  // A data-ch-* attribute: a JSON Pointer ("/..." or empty) is the binding {path}, anything else JSON.
+  B: (h, p, l, s = H[h].getAttribute(str(p, l))) => (s == null ? -1 : s[0] == "/" || !s ? put({ path: s }) : json(s)),
   // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,
   // 5 object: from the first letter of the typeof)...
   k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),
@@ -84,8 +87,8 @@ const imports = {
   I: (j, i) => (i < Z[j].length ? put(Z[j][i]) : -1),
   m: (j, p, l, k = str(p, l)) => (Object.hasOwn(Z[j], k) ? put(Z[j][k]) : -1),
   K: (j, i) => stage(Object.keys(Z[j])[i]),
-  // ...made (0 null, 1 boolean, 2 number, 3 string, 4 the binding {path})...
-  M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : k < 4 ? str(p, l) : { path: str(p, l) }),
+  // ...made (0 null, 1 boolean, 2 number, 3 string)...
+  M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : str(p, l)),
   // ...and written, as a copy: into an array item (i >= 0), an object member (-1) or the whole (-2).
   W: (j, p, l, i, v) => {
     v = structuredClone(Z[v]);

@@ -10,24 +10,6 @@ use surfaces_core::{JsonView, Kind};
 pub const SELECTOR: &str =
     "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]";
 
-/// An attribute value: a JSON Pointer when it starts with `/` (or is empty),
-/// else JSON (section 10).
-pub enum Source<'a> {
-    /// A pointer, read as the binding `{"path": pointer}`.
-    Pointer(&'a str),
-    /// JSON text for the browser to parse.
-    Json(&'a str),
-}
-
-/// Classifies an attribute value.
-pub fn source(text: &str) -> Source<'_> {
-    if matches!(text.as_bytes().first(), None | Some(b'/')) {
-        Source::Pointer(text)
-    } else {
-        Source::Json(text)
-    }
-}
-
 /// How `data-ch-attr` may write one attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttrRule {
@@ -152,14 +134,6 @@ pub fn first_id(ids: &str) -> Option<&str> {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn pointers_and_json_are_told_apart() {
-        assert!(matches!(source("/a"), Source::Pointer("/a")));
-        assert!(matches!(source(""), Source::Pointer("")));
-        assert!(matches!(source("{\"path\":\"/a\"}"), Source::Json(_)));
-        assert!(matches!(source(" /a"), Source::Json(_)));
-    }
 
     #[test]
     fn the_attribute_allowlist_holds() {

@@ -1,7 +1,7 @@
 //! Hydration and updates: the runtime proper, written against [`Page`], the
 //! few things it asks of the browser.
 
-use crate::binding::{self, AttrRule, ModelKind, Source};
+use crate::binding::{self, AttrRule, ModelKind};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -31,8 +31,6 @@ pub enum New<'a> {
     Num(f64),
     /// A string.
     Str(&'a str),
-    /// The binding `{"path": pointer}` (what a bare pointer attribute means).
-    Path(&'a str),
 }
 
 /// What the runtime needs from the browser. Every setter writes only when the
@@ -50,6 +48,11 @@ pub trait Page: Host {
     fn query(&self, root: Handle, selector: &str) -> Range<Handle>;
     /// An attribute's value.
     fn attr(&self, el: Handle, name: &str) -> Option<String>;
+    /// A `data-ch-*` attribute's value as SPEC.md section 10 reads it: one
+    /// that starts with `/` (or is empty) is a JSON Pointer, read as the
+    /// binding `{"path": pointer}`; anything else is JSON. `None` when the
+    /// attribute is absent or its JSON does not parse.
+    fn expression(&self, el: Handle, name: &str) -> Option<Self::V>;
     /// Sets (`Some`) or removes (`None`) an attribute.
     fn set_attr(&self, el: Handle, name: &str, value: Option<&str>);
     /// Sets `textContent`: text, never HTML.
@@ -203,13 +206,7 @@ impl<V: JsonView + Copy> Runtime<V> {
 
     #[inline(never)]
     fn bind<P: Page<V = V>>(&mut self, page: &P, surface: usize, el: Handle) {
-        let expression = |name: &str| -> Option<V> {
-            let text = page.attr(el, name)?;
-            match binding::source(&text) {
-                Source::Pointer(p) => Some(page.make(New::Path(p))),
-                Source::Json(j) => page.parse(j),
-            }
-        };
+        let expression = |name: &str| page.expression(el, name);
         if let Some(e) = expression("data-ch-text") {
             self.push(el, What::Text(e));
         }

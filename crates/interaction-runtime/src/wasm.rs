@@ -33,6 +33,8 @@ extern "C" {
     fn i(p: *const u8, l: usize) -> i32;
     #[link_name = "P"]
     fn parse(el: i32, p: *const u8, l: usize) -> i32;
+    #[link_name = "B"]
+    fn expression(el: Handle, p: *const u8, l: usize) -> i32;
     #[link_name = "k"]
     fn kind(j: i32) -> u32;
     #[link_name = "f"]
@@ -213,6 +215,9 @@ impl Page for Browser {
     fn attr(&self, el: Handle, name: &str) -> Option<String> {
         take(unsafe { a(el, name.as_ptr(), name.len()) })
     }
+    fn expression(&self, el: Handle, name: &str) -> Option<J> {
+        value(unsafe { expression(el, name.as_ptr(), name.len()) })
+    }
     fn set_attr(&self, el: Handle, name: &str, value: Option<&str>) {
         let (vp, vl) = opt(value);
         unsafe { set_attr(el, name.as_ptr(), name.len(), vp, vl) }
@@ -253,7 +258,6 @@ impl Page for Browser {
             New::Bool(b) => (1, b as u32 as f64, ""),
             New::Num(n) => (2, n, ""),
             New::Str(s) => (3, 0.0, s),
-            New::Path(p) => (4, 0.0, p),
         };
         J(unsafe { make(k, n, s.as_ptr(), s.len()) })
     }
