@@ -326,7 +326,8 @@ impl Morph<'_> {
     /// The old sibling (from `start`, before `end`) that `new` should
     /// become: the first one sharing an id set with it, else the first
     /// plain match holding no persistent key, unless two upcoming new
-    /// siblings match old nodes first.
+    /// siblings match old nodes first or (for a new node holding no key)
+    /// an old node holding keys comes first.
     fn find_best_match(&self, new: H, start: H, end: H) -> Option<H> {
         let probe = self.probe(new);
         let mut soft = Soft::None;
@@ -366,6 +367,13 @@ impl Morph<'_> {
             }
             // Looking past the focused element would move it: stop here.
             if self.active != 0 && test(old, self.active, dom::CONTAINS) {
+                break;
+            }
+            // A new node holding no key never reaches past an old one that
+            // holds some: matching beyond it would park that whole subtree
+            // in the pantry and rebuild its parents as shells, where
+            // creating the one keyless node costs a single insert.
+            if !probe.holds_keys() && facts.is_some_and(|f| !f.set.is_empty()) {
                 break;
             }
             old = dom::nav(old, dom::NEXT);

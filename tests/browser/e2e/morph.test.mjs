@@ -288,6 +288,26 @@ test("a same-origin iframe's document is morphed in place", () =>
     frame.remove();
   }));
 
+test('a keyless element moving past keyed content leaves that content where it is', () =>
+  inPage(() => {
+    const live = T.mount('');
+    T.morph(live, '<p>intro</p><div class="w"><input id="kp-in" value="a"></div><h1>title</h1>');
+    const wrapper = live.querySelector('.w');
+    const input = document.getElementById('kp-in');
+    input.value = 'typed';
+    const watch = T.observe(wrapper);
+    const html = '<h1>title</h1><div class="w"><input id="kp-in" value="a"></div>';
+    T.morph(live, html);
+    T.ok(live.querySelector('.w') === wrapper, 'the unkeyed wrapper of a keyed input was kept, not rebuilt around it');
+    T.ok(document.getElementById('kp-in') === input, 'the input was kept');
+    T.eq(input.value, 'typed');
+    T.eq(watch.takeRecords().length, 0, 'nothing inside the wrapper was touched');
+    const fresh = T.mount(html);
+    T.eq(T.canonical(live), T.canonical(fresh));
+    fresh.remove();
+    live.remove();
+  }));
+
 test('a file input whose default changes does not break the morph', () =>
   inPage(() => {
     const live = T.mount('');
