@@ -21,7 +21,12 @@ let S = new Uint8Array(256); // scratch for staging, reused: no garbage per stri
 let B; // the staged string: a view of S
 
 const mem = () => (U?.buffer == E.memory.buffer ? U : (U = new Uint8Array(E.memory.buffer)));
-const str = (p, l) => dec.decode(mem().subarray(p, p + l));
+const decode = (p, l) => dec.decode(mem().subarray(p, p + l));
+// Strings in the module's data segment (names such as "path" or "call",
+// from 1 MiB, past the stack, to __data_end) never change: decoded once.
+const T = new Map();
+const str = (p, l, k = p * 4096 + l) =>
+  p < 1 << 20 || p + l > E.__data_end.value || l > 4095 ? decode(p, l) : T.get(k) ?? (T.set(k, decode(p, l)), T.get(k));
 const opt = (p, l) => (l < 0 ? undefined : str(p, l));
 const stage = (s) => {
   if (s == null) return -1;
