@@ -89,8 +89,8 @@
 //! esbuild --minify --format=esm crates/morph/js/morph.js --outfile=$OUT/morph.js
 //! ```
 //!
-//! As `size-budget/check.mjs` measures it: the wasm is 8,464 B gzip, the
-//! loader 2,655 B, the entry and `init.js` 594 B: 11,713 B gzip (10,533 B
+//! As `size-budget/check.mjs` measures it: the wasm is 8,479 B gzip, the
+//! loader 2,656 B, the entry and `init.js` 594 B: 11,729 B gzip (10,575 B
 //! brotli), within the 12,288 B budget; it was 15,382 B with wasm-bindgen
 //! and 27.6 KB with ~120 web-sys imports. The browser tests
 //! (`tests/browser/e2e/morph.test.mjs`) load exactly these files in
