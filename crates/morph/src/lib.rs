@@ -84,13 +84,13 @@
 //!
 //! ```text
 //! cargo build --release --target wasm32-unknown-unknown -p morph
-//! wasm-opt -Oz --strip-debug --strip-producers --strip-target-features \
-//!   $TARGET/wasm32-unknown-unknown/release/morph.wasm -o $OUT/morph_bg.wasm
+//! wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
+//!   --strip-target-features $TARGET/wasm32-unknown-unknown/release/morph.wasm -o $OUT/morph_bg.wasm
 //! esbuild --minify --format=esm crates/morph/js/morph.js --outfile=$OUT/morph.js
 //! ```
 //!
-//! As `size-budget/check.mjs` measures it: the wasm is 8,479 B gzip, the
-//! loader 2,656 B, the entry and `init.js` 594 B: 11,729 B gzip (10,575 B
+//! As `size-budget/check.mjs` measures it: the wasm is 8,398 B gzip, the
+//! loader 2,656 B, the entry and `init.js` 594 B: 11,648 B gzip (10,468 B
 //! brotli), within the 12,288 B budget; it was 15,382 B with wasm-bindgen
 //! and 27.6 KB with ~120 web-sys imports. The browser tests
 //! (`tests/browser/e2e/morph.test.mjs`) load exactly these files in
