@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,526 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,651 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -70,8 +70,9 @@
 //!
 //! ```text
 //! cargo build --release --target wasm32-unknown-unknown -p interaction-runtime
-//! wasm-opt -Oz --strip-debug --strip-producers --strip-target-features \
-//!   $TARGET/wasm32-unknown-unknown/release/interaction_runtime.wasm -o $OUT/surface.wasm
+//! wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
+//!   --strip-target-features $TARGET/wasm32-unknown-unknown/release/interaction_runtime.wasm \
+//!   -o $OUT/surface.wasm
 //! esbuild --minify --format=esm --define:WASM='"surface.wasm"' \
 //!   crates/interaction-runtime/js/surface.js --outfile=$OUT/surface.js
 //! ```
@@ -86,46 +87,43 @@
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
 //! `panic = "abort"`), `#![no_std]` on wasm32, `lol_alloc`'s free-list
 //! allocator (freed blocks are reused, so memory stays flat however many
-//! events run), a panic handler that traps, wasm-opt `-Oz`; measured as the
-//! size-budget check does (hashed files, Node's zlib):
+//! events run), a panic handler that traps, wasm-opt `-Oz` after
+//! `--flatten --rereloop` (about 200 B less than `-Oz` alone); measured as
+//! the size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,009 | 1,528 | 1,367 |
-//! | `surface.<hash>.wasm` | 28,537 | 13,554 | 11,995 |
-//! | together | 31,546 | 15,082 | 13,362 |
+//! | `surface.<hash>.js` (loader and glue) | 3,167 | 1,651 | 1,478 |
+//! | `surface.<hash>.wasm` | 26,318 | 12,690 | 11,197 |
+//! | together | 29,485 | 14,341 | 12,675 |
 //!
-//! Down from 22,141 B gzip (15,449 before the state moved to the loader),
-//! still over the 12,288 budget. Where the bytes go (`twiggy top`,
-//! wasm-opt'd with names kept; functions called once are inlined into their
-//! caller, so `h` holds hydration and binding and `call_level` the whole
-//! function set with its Intl calls):
+//! Down from 22,141 B gzip (15,449 before the state moved to the loader,
+//! 15,082 at the start of the last pass), still over the 12,288 budget.
+//! Where the bytes go (`twiggy top`, wasm-opt'd with names kept; functions
+//! called once are inlined into their caller, so `h` holds hydration and
+//! binding and `call_level` the whole function set with its Intl call):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           5432 ┊ surfaces_core::function::call_level
-//!           2861 ┊ h (hydrate, bind)
-//!           2109 ┊ data segment ".rodata" (names, selectors, function table)
-//!           1811 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1189 ┊ interaction_runtime::runtime::Runtime::apply
-//!           1027 ┊ surfaces_core::pointer::parse
-//!            859 ┊ surfaces_core::condition::evaluate_level
-//!            816 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
-//!            756 ┊ surfaces_core::view::json_equal
-//!            746 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
-//!            742 ┊ e (events)
-//!            451 ┊ surfaces_core::href::is_safe_href
-//!            425 ┊ alloc::raw_vec::RawVecInner<A>::grow_amortized
-//!            396 ┊ surfaces_core::function::replace_count
+//!           5292 ┊ surfaces_core::function::call_level
+//!           2833 ┊ h (hydrate, bind)
+//!           1965 ┊ data segment ".rodata" (names, selectors, function table)
+//!           1775 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1179 ┊ interaction_runtime::runtime::Runtime::apply
+//!            865 ┊ surfaces_core::condition::evaluate_level
+//!            818 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
+//!            786 ┊ surfaces_core::pointer::parse
+//!            745 ┊ surfaces_core::view::json_equal
+//!            731 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
 //! ```
 //!
-//! By feature, measured by stubbing each out of a copy when the wasm was
-//! 15.0 KB gzip (before the state moved):
-//! the function set (`call_level` and the Intl host calls) about 3.7 KB,
-//! spread evenly (each function 0.2 to 0.9 KB, dates the most); reading
-//! bindings and text about 0.6 KB; conditions about 0.75 KB; the rest
-//! (hydration, events, actions, the state tree and its builder, pointers,
-//! the allocator) about 10 KB.
+//! By feature, measured by stubbing each out of a copy (gzip of the whole
+//! wasm, at 14.6 KB): the function set about 3.5 KB (formatDate 0.9, email
+//! and pluralize 0.4 each, formatNumber 0.3, formatCurrency 0.23, the rest
+//! 0.02 to 0.18), actions 1.1 KB, conditions 0.75 KB, `json_equal` 0.4 KB,
+//! checks 0.3 KB, the safe-href rule 0.26 KB; lol_alloc's free list costs
+//! 0.14 KB more than a leaking bump allocator would. The rest (hydration,
+//! bindings, events, pointers, the loader's imports) is about 7.5 KB.
 //!
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
@@ -147,28 +145,35 @@
 //! nightly `build-std` and `panic_immediate_abort`. wasm-opt flags barely
 //! matter (`--converge`, `--low-memory-unused`: under 60 bytes). Tried and
 //! dropped (larger): dispatching `call_level` by table position instead of
-//! by name, and a `chars()`-based pointer unescape. Reaching the budget
-//! needs more than trimming: the function set alone is a quarter of it.
+//! by name, and a `chars()`-based pointer unescape; `opt-level = "s"` (+200
+//! B), other `target-cpu`s and inline thresholds (no gain). The last pass
+//! took 740 B: pointers parsed into owned segments in one byte loop, the
+//! function set reading its declared arguments once into slots, one `Intl`
+//! import instead of three, the loader reading `data-ch-*` attributes, the
+//! wasm-opt flags. Reaching the budget needs more than trimming: every
+//! feature of sections 3 to 5 costs 0.1 to 0.9 KB here, and the function
+//! set alone is a quarter of the budget.
 //!
 //! # Speed
 //!
 //! `bench/run.mjs` (a benchmark, not a test) hydrates 30 surfaces of 200
 //! components each, and times an `input` event to all bindings updated,
 //! side by side with petite-vue wired to equivalent markup (which needs
-//! `'unsafe-eval'`). Runs on the shared 2-core build machine, 11 page
-//! loads each, medians (other builds were running: absolute figures are
-//! noisy, the ratio less so). Two runs since the state moved to the loader:
+//! `'unsafe-eval'`). On the shared 2-core build machine, 11 page loads,
+//! medians (absolute figures are noisy, the ratio less so):
 //!
 //! | measure | ours (ms) | petite-vue (ms) | ours / petite-vue |
 //! |---|---|---|---|
-//! | hydrate (import to all surfaces hydrated) | 441.4, 514.6 | 599.6, 473.1 | 0.74, 1.09 |
-//! | update (`input` on a slider to its 60 bindings updated) | 0.9, 1.5 | 0.6, 0.6 | 1.50, 2.50 |
+//! | hydrate (import to all surfaces hydrated) | 352.1 | 628.6 | 0.56 |
+//! | update (`input` on a slider to its 100 bindings updated) | 0.8 | 0.8 | 1.00 |
 //!
-//! Updates were faster with the state in Rust (0.5 ms against 0.8, ratio
-//! 0.63): every read of a value now crosses to the loader, and each key
-//! and string crosses through `TextDecoder`/`TextEncoder`. Of our
-//! hydration, about 110 ms was fetching and compiling the wasm. Intl
-//! formatters are built once per kind, locale and options; strings cross
+//! Every read of a value crosses to the loader, and strings cross through
+//! `TextDecoder`/`TextEncoder`. The loader decodes the strings of the
+//! module's data segment (names such as `path`, `call`, `args`: from 1 MiB,
+//! past the stack, to `__data_end`, never rewritten) once and keeps them,
+//! which took an update from 1.7 to 0.8 ms for 58 B gzip. Of our
+//! hydration, about 90 ms was fetching and compiling the wasm. Intl
+//! formatters are built once per kind, locale and options; other strings cross
 //! through one reused scratch buffer. Run it with
 //! `node crates/interaction-runtime/bench/run.mjs [page loads]` after
 //! `scripts/build` (or with `SURFACE_SITE` naming a built runtime folder).
