@@ -60,17 +60,13 @@ const imports = {
     const x = H[h], n = str(np, nl), v = opt(vp, vl);
     if (x.getAttribute(n) !== (v ?? null)) v == null ? x.removeAttribute(n) : x.setAttribute(n, v);
   },
-  t: (h, p, l) => {
-    const s = str(p, l);
-    if (H[h].textContent !== s) H[h].textContent = s;
+  // Sets textContent (k 0) or value (1).
+  t: (h, k, p, l, s = str(p, l), n = k ? "value" : "textContent") => {
+    if (H[h][n] !== s) H[h][n] = s;
   },
-  g: (h) => stage(H[h].type),
-  v: (h) => stage(H[h].value),
+  // Stages type (k 0) or value (1).
+  v: (h, k) => stage(H[h][k ? "value" : "type"]),
   V: (h) => H[h].valueAsNumber,
-  x: (h, p, l) => {
-    const s = str(p, l);
-    if (H[h].value !== s) H[h].value = s;
-  },
   c: (h, k) => H[h][k ? "selected" : "checked"],
   C: (h, k, b) => {
     const x = H[h], n = k ? "selected" : "checked";
@@ -99,22 +95,20 @@ const imports = {
     v = structuredClone(Z[v]);
     i < -1 ? (Z[j] = v) : i < 0 ? (Z[j][str(p, l)] = v) : (Z[j][i] = v);
   },
-  N: (p, l) => {
-    location.href = str(p, l);
-  },
-  Y: (p, l) => copy(str(p, l)),
+  // Navigates (k 0), copies (1) or scrolls to the element with this id (2).
+  N: (k, p, l, s = str(p, l)) =>
+    k ? (k > 1 ? d.getElementById(s)?.scrollIntoView() : copy(s)) : (location.href = s),
   S: (a, b, c, e, f, g) => {
     const title = str(a, b), text = str(c, e), url = str(f, g);
     navigator.share
       ? navigator.share({ title, text, url: url || undefined }).catch(() => {})
       : copy(url || text);
   },
-  O: (p, l) => d.getElementById(str(p, l))?.scrollIntoView(),
-  s: (v) => stage(String(v)),
   // Intl: 0 a date (epoch ms v, or the ISO date s; n the dateStyle's index),
   // 1 a number, 2 a percent (n, m: fraction digits or -1), 3 a currency s;
-  // 4 whether v's plural category is "one".
+  // 4 whether v's plural category is "one"; 5 String(v).
   X: (kind, v, n, m, sp, sl, lp, ll) => {
+    if (kind > 4) return stage(String(v));
     const s = opt(sp, sl), locale = opt(lp, ll), digits = (d) => (d < 0 ? undefined : d);
     try {
       if (kind > 3) return new Intl.PluralRules(locale).select(v) == "one";

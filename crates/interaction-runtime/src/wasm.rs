@@ -21,12 +21,12 @@ extern "C" {
     fn r(to: *mut u8);
     #[link_name = "A"]
     fn set_attr(el: Handle, np: *const u8, nl: usize, vp: *const u8, vl: i32);
-    fn t(el: Handle, p: *const u8, l: usize);
-    fn g(el: Handle) -> i32;
-    fn v(el: Handle) -> i32;
+    /// Sets `textContent` (`prop` 0) or `value` (1).
+    fn t(el: Handle, prop: u32, p: *const u8, l: usize);
+    /// Stages `type` (`prop` 0) or `value` (1).
+    fn v(el: Handle, prop: u32) -> i32;
     #[link_name = "V"]
     fn number(el: Handle) -> f64;
-    fn x(el: Handle, p: *const u8, l: usize);
     fn c(el: Handle, flag: u32) -> u32;
     #[link_name = "C"]
     fn set_flag(el: Handle, flag: u32, on: u32);
@@ -53,21 +53,17 @@ extern "C" {
     fn make(kind: u32, n: f64, p: *const u8, l: usize) -> i32;
     #[link_name = "W"]
     fn assign(j: i32, p: *const u8, l: usize, index: i32, value: i32);
+    /// Navigates to (`to` 0), copies (1) or scrolls to the element with
+    /// this id (2).
     #[link_name = "N"]
-    fn navigate(p: *const u8, l: usize);
-    #[link_name = "Y"]
-    fn copy(p: *const u8, l: usize);
+    fn go(to: u32, p: *const u8, l: usize);
     #[link_name = "S"]
     fn share(tp: *const u8, tl: usize, xp: *const u8, xl: usize, up: *const u8, ul: usize);
-    #[link_name = "O"]
-    fn scroll(p: *const u8, l: usize);
-    #[link_name = "s"]
-    fn number_text(n: f64) -> i32;
     /// `Intl`, one entry for the function set: `kind` 0 a date (`ms`, or
     /// the ISO date `s`; `n` the style's index), 1 a number and 2 a percent
     /// (`n`, `m`: fraction digits or -1), 3 a currency (`s`); a staged
     /// string's length (-1: none). Kind 4: whether the plural category of
-    /// `value` is `one` (1 or 0).
+    /// `value` is `one` (1 or 0). Kind 5: `String(value)`, staged.
     #[link_name = "X"]
     fn intl_call(
         kind: u32,
@@ -111,7 +107,11 @@ fn value(j: i32) -> Option<J> {
 
 // SAFETY (every `unsafe` block below): the imports read only the byte
 // ranges passed to them, which are live Rust strings, and write only through `r`.
+// The readers marked `#[inline(always)]` (here and on `Browser`) are thin
+// wrappers over one import: inlined, each call site is smaller than a call
+// to a wrapper (-360 B gzip together); inlining the others costs more.
 impl JsonView for J {
+    #[inline(always)]
     fn kind(&self) -> Kind {
         match unsafe { kind(self.0) } {
             0 => Kind::Null,
@@ -132,16 +132,19 @@ impl JsonView for J {
         // The loader answers -1 (none) for anything but a string.
         take(unsafe { string_of(self.0) }).map(Cow::Owned)
     }
+    #[inline(always)]
     fn len(&self) -> usize {
         // The loader answers 0 for anything but an array or object.
         unsafe { length(self.0) }
     }
+    #[inline(always)]
     fn index(&self, i: usize) -> Option<J> {
         if self.kind() != Kind::Array {
             return None;
         }
         value(unsafe { item(self.0, i) })
     }
+    #[inline(always)]
     fn get(&self, name: &str) -> Option<J> {
         if self.kind() != Kind::Object {
             return None;
@@ -176,7 +179,7 @@ fn formatted(len: i32) -> String {
 
 impl Host for Browser {
     fn number_to_string(&self, value: f64) -> String {
-        formatted(unsafe { number_text(value) })
+        formatted(intl(5, value, 0, 0, None, None))
     }
     fn format_date(&self, input: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
         let (iso, ms) = match input {
@@ -209,49 +212,64 @@ impl Host for Browser {
 
 impl Page for Browser {
     type V = J;
+    #[inline(always)]
     fn query(&self, root: Handle, selector: &str) -> Range<Handle> {
         unsafe { q(root, selector.as_ptr(), selector.len())..n() }
     }
+    #[inline(always)]
     fn attr(&self, el: Handle, name: &str) -> Option<String> {
         take(unsafe { a(el, name.as_ptr(), name.len()) })
     }
+    #[inline(always)]
     fn expression(&self, el: Handle, name: &str) -> Option<J> {
         value(unsafe { expression(el, name.as_ptr(), name.len()) })
     }
+    #[inline(always)]
     fn set_attr(&self, el: Handle, name: &str, value: Option<&str>) {
         let (vp, vl) = opt(value);
         unsafe { set_attr(el, name.as_ptr(), name.len(), vp, vl) }
     }
+    #[inline(always)]
     fn set_text(&self, el: Handle, text: &str) {
-        unsafe { t(el, text.as_ptr(), text.len()) }
+        unsafe { t(el, 0, text.as_ptr(), text.len()) }
     }
+    #[inline(always)]
     fn control_type(&self, el: Handle) -> String {
-        take(unsafe { g(el) }).unwrap_or_default()
+        take(unsafe { v(el, 0) }).unwrap_or_default()
     }
+    #[inline(always)]
     fn value(&self, el: Handle) -> String {
-        take(unsafe { v(el) }).unwrap_or_default()
+        take(unsafe { v(el, 1) }).unwrap_or_default()
     }
+    #[inline(always)]
     fn number(&self, el: Handle) -> f64 {
         unsafe { number(el) }
     }
+    #[inline(always)]
     fn set_value(&self, el: Handle, text: &str) {
-        unsafe { x(el, text.as_ptr(), text.len()) }
+        unsafe { t(el, 1, text.as_ptr(), text.len()) }
     }
+    #[inline(always)]
     fn flag(&self, el: Handle, flag: Flag) -> bool {
         unsafe { c(el, flag as u32) != 0 }
     }
+    #[inline(always)]
     fn set_flag(&self, el: Handle, flag: Flag, on: bool) {
         unsafe { set_flag(el, flag as u32, on as u32) }
     }
+    #[inline(always)]
     fn by_id(&self, id: &str) -> Option<Handle> {
         u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
     }
+    #[inline(always)]
     fn parse(&self, text: &str) -> Option<J> {
         value(unsafe { parse(-1, text.as_ptr(), text.len()) })
     }
+    #[inline(always)]
     fn parse_content(&self, el: Handle) -> Option<J> {
         value(unsafe { parse(el as i32, core::ptr::null(), 0) })
     }
+    #[inline(always)]
     fn make(&self, new: New<'_>) -> J {
         let (k, n, s) = match new {
             New::Null => (0, 0.0, ""),
@@ -261,19 +279,24 @@ impl Page for Browser {
         };
         J(unsafe { make(k, n, s.as_ptr(), s.len()) })
     }
+    #[inline(always)]
     fn assign(&self, parent: J, key: &str, index: Option<usize>, value: J) {
         let index = index.map_or(-1, |i| i as i32);
         unsafe { assign(parent.0, key.as_ptr(), key.len(), index, value.0) }
     }
+    #[inline(always)]
     fn replace(&self, root: J, value: J) {
         unsafe { assign(root.0, core::ptr::null(), 0, -2, value.0) }
     }
+    #[inline(always)]
     fn navigate(&self, href: &str) {
-        unsafe { navigate(href.as_ptr(), href.len()) }
+        unsafe { go(0, href.as_ptr(), href.len()) }
     }
+    #[inline(always)]
     fn copy(&self, text: &str) {
-        unsafe { copy(text.as_ptr(), text.len()) }
+        unsafe { go(1, text.as_ptr(), text.len()) }
     }
+    #[inline(always)]
     fn share(&self, title: &str, text: &str, url: &str) {
         unsafe {
             share(
@@ -286,8 +309,9 @@ impl Page for Browser {
             )
         }
     }
+    #[inline(always)]
     fn scroll_to(&self, id: &str) {
-        unsafe { scroll(id.as_ptr(), id.len()) }
+        unsafe { go(2, id.as_ptr(), id.len()) }
     }
 }
 
@@ -301,8 +325,10 @@ static RUNTIME: Global<Option<Runtime<J>>> = Global(UnsafeCell::new(None));
 /// Hydrates every surface on the page.
 #[no_mangle]
 pub extern "C" fn h() {
-    // SAFETY: the loader calls `h` once, before any event.
-    unsafe { *RUNTIME.0.get() = Some(Runtime::hydrate(&Browser)) }
+    // SAFETY: the loader calls `h` once, before any event. Written without
+    // dropping the `None` it replaces, so the module holds no drop code for
+    // a runtime, which lives as long as the page.
+    unsafe { RUNTIME.0.get().write(Some(Runtime::hydrate(&Browser))) }
 }
 
 /// One delegated event (`kind` 0: input, 1: click) at handle `el`; 1 when handled.
