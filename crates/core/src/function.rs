@@ -928,7 +928,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
         _ => {
             let (min, max) = (number_of(b), number_of(c));
             Value::Bool(number.is_some_and(|n| {
-                !n.is_nan() && min.map_or(true, |m| n >= m) && max.map_or(true, |m| n <= m)
+                !n.is_nan() && min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
             }))
         }
     })
@@ -1083,14 +1083,14 @@ pub fn js_number_string(n: f64) -> String {
     let mut out = String::from(if n < 0.0 { "-" } else { "" });
     if k <= point && point <= 21 {
         out.push_str(&digits);
-        out.extend(core::iter::repeat('0').take((point - k) as usize));
+        out.extend(core::iter::repeat_n('0', (point - k) as usize));
     } else if 0 < point && point <= 21 {
         out.push_str(&digits[..point as usize]);
         out.push('.');
         out.push_str(&digits[point as usize..]);
     } else if -6 < point && point <= 0 {
         out.push_str("0.");
-        out.extend(core::iter::repeat('0').take((-point) as usize));
+        out.extend(core::iter::repeat_n('0', (-point) as usize));
         out.push_str(&digits);
     } else {
         out.push_str(&digits[..1]);

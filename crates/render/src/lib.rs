@@ -576,7 +576,7 @@ impl<'a> Renderer<'a> {
                     open(out, "option")
                         .attr("value", "")
                         .flag("disabled", true)
-                        .flag("selected", current.as_ref().map_or(true, Value::is_null))
+                        .flag("selected", current.as_ref().is_none_or(Value::is_null))
                         .close();
                     escape_into(out, placeholder);
                     out.push_str("</option>");

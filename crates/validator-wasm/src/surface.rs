@@ -720,10 +720,10 @@ fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec
         return;
     };
     at.push_str("/query");
-    if !query
+    if query
         .get("collection")
         .and_then(Value::as_str)
-        .is_some_and(|c| !c.is_empty())
+        .is_none_or(str::is_empty)
     {
         invalid(
             issues,
