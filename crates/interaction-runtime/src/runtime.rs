@@ -358,59 +358,54 @@ impl<V: JsonView + Copy> Runtime<V> {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
-        let state = surface.state;
+        let (state, initial) = (surface.state, surface.initial);
+        let null = || page.make(New::Null);
         let field = |name: &str| action.get(name);
         let string = |name: &str| field(name).and_then(|v| v.as_str().map(|t| t.into_owned()));
-        let text = |name: &str| field(name).map(|v| self.text(page, s, v));
+        // A computed field as text; empty when absent.
+        let text = |name: &str| field(name).map_or_else(String::new, |v| self.text(page, s, v));
+        let number = |name: &str| field(name).and_then(|v| v.as_f64());
         let path = string("path");
         let path = path.as_deref();
-        let number = |name: &str| field(name).and_then(|v| v.as_f64());
-        match string("action").as_deref().unwrap_or_default() {
-            "set" => {
-                if let (Some(p), Some(v)) = (path, field("value")) {
-                    let value = self
-                        .compute(page, s, v)
-                        .unwrap_or_else(|| page.make(New::Null));
-                    self.write(page, s, p, value, None);
+        let current = path.and_then(|p| pointer::resolve(&state, p));
+        // What set, toggle, increment and reset write at the path.
+        let value = match string("action").as_deref().unwrap_or_default() {
+            "set" => path
+                .and(field("value"))
+                .map(|v| self.compute(page, s, v).unwrap_or_else(null)),
+            "toggle" => path.map(|_| {
+                let on = current.and_then(|v| v.as_bool()) == Some(true);
+                page.make(New::Bool(!on))
+            }),
+            "increment" => path.map(|_| {
+                let mut n =
+                    current.and_then(|v| v.as_f64()).unwrap_or(0.0) + number("by").unwrap_or(1.0);
+                if let Some(max) = number("max") {
+                    n = n.min(max);
                 }
-            }
-            "toggle" => {
-                if let Some(p) = path {
-                    let on = pointer::resolve(&state, p).and_then(|v| v.as_bool()) == Some(true);
-                    self.write(page, s, p, page.make(New::Bool(!on)), None);
+                if let Some(min) = number("min") {
+                    n = n.max(min);
                 }
-            }
-            "increment" => {
-                if let Some(p) = path {
-                    let mut n = pointer::resolve(&state, p)
-                        .and_then(|v| v.as_f64())
-                        .unwrap_or(0.0)
-                        + number("by").unwrap_or(1.0);
-                    if let Some(max) = number("max") {
-                        n = n.min(max);
-                    }
-                    if let Some(min) = number("min") {
-                        n = n.max(min);
-                    }
-                    self.write(page, s, p, page.make(New::Num(n)), None);
-                }
-            }
-            "reset" => self.reset(page, s, path.unwrap_or("")),
+                page.make(New::Num(n))
+            }),
+            // A path the initial state lacks reads as null, as a missing
+            // path does; no path resets the whole state.
+            "reset" => Some(pointer::resolve(&initial, path.unwrap_or("")).unwrap_or_else(null)),
             "navigate" => {
                 if let Some(h) = string("href").filter(|h| href::is_safe_href(h)) {
                     page.navigate(&h);
                 }
+                None
             }
-            "copy" => page.copy(&text("text").unwrap_or_default()),
+            "copy" => {
+                page.copy(&text("text"));
+                None
+            }
             "share" => {
-                let url = text("url")
-                    .filter(|u| href::is_safe_href(u))
-                    .unwrap_or_default();
-                page.share(
-                    &text("title").unwrap_or_default(),
-                    &text("text").unwrap_or_default(),
-                    &url,
-                );
+                let url = text("url");
+                let url = if href::is_safe_href(&url) { &url } else { "" };
+                page.share(&text("title"), &text("text"), url);
+                None
             }
             "scrollTo" => {
                 if let Some(id) = string("target")
@@ -420,20 +415,13 @@ impl<V: JsonView + Copy> Runtime<V> {
                 {
                     page.scroll_to(id);
                 }
+                None
             }
-            _ => {}
-        }
-    }
-
-    #[inline(never)]
-    fn reset<P: Page<V = V>>(&mut self, page: &P, s: usize, path: &str) {
-        let Some(surface) = self.surfaces.get(s) else {
-            return;
+            _ => None,
         };
-        // A path the initial state lacks reads as null, as a missing path does.
-        let initial =
-            pointer::resolve(&surface.initial, path).unwrap_or_else(|| page.make(New::Null));
-        self.write(page, s, path, initial, None);
+        if let Some(value) = value {
+            self.write(page, s, path.unwrap_or(""), value, None);
+        }
     }
 
     #[inline(never)]
