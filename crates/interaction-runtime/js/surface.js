@@ -85,8 +85,9 @@ const imports = {
   f: (j) => +Z[j],
   z: (j, v = Z[j]) => (typeof v == "string" ? stage(v) : -1),
   l: (j, v = Z[j]) => (v && typeof v == "object" ? Object.keys(v).length : 0),
-  I: (j, i) => (i < Z[j].length ? put(Z[j][i]) : -1),
-  m: (j, p, l, k = str(p, l)) => (Object.hasOwn(Z[j], k) ? put(Z[j][k]) : -1),
+  // An array's item, an object's member (-1: none, or not an array or object).
+  I: (j, i, v = Z[j]) => (Array.isArray(v) && i < v.length ? put(v[i]) : -1),
+  m: (j, p, l, v = Z[j], k = str(p, l)) => (v && typeof v == "object" && !Array.isArray(v) && Object.hasOwn(v, k) ? put(v[k]) : -1),
   K: (j, i) => stage(Object.keys(Z[j])[i]),
   // ...made (0 null, 1 boolean, 2 number, 3 string)...
   M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : str(p, l)),
@@ -140,7 +141,7 @@ const start = async () => {
   } catch (err) {
     // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src: without
     // it the page keeps working as the server rendered it.
-    console.warn("surfaces: the runtime did not start (" + err + "); a CSP must allow script-src 'wasm-unsafe-eval'");
+    console.warn("surfaces: not started (" + err + "); a CSP must allow script-src 'wasm-unsafe-eval'");
     return;
   }
   E.h();

@@ -286,7 +286,7 @@ impl<V: JsonView + Copy> Runtime<V> {
 
     /// Handles one delegated event at `el`; `false` when `el` has nothing
     /// for it (the listener then tries the parent).
-    pub fn event<P: Page<V = V>>(&mut self, page: &P, event: Event, el: Handle) -> bool {
+    pub fn event<P: Page<V = V>>(&self, page: &P, event: Event, el: Handle) -> bool {
         let Some(element) = self.elements.get(el as usize) else {
             return false;
         };
@@ -295,7 +295,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             Event::Input => {
                 let Some(b) = element.model else { return false };
                 if let Some((path, value)) = self.read_field(page, b) {
-                    self.write(page, surface, &path, value, Some(el));
+                    self.write(page, surface, path, value, Some(el));
                 }
             }
             Event::Click => {
@@ -317,7 +317,7 @@ impl<V: JsonView + Copy> Runtime<V> {
     }
 
     #[inline(never)]
-    fn read_field<P: Page<V = V>>(&self, page: &P, b: usize) -> Option<(String, V)> {
+    fn read_field<P: Page<V = V>>(&self, page: &P, b: usize) -> Option<(&str, V)> {
         let binding = self.bindings.get(b)?;
         let What::Model {
             kind,
@@ -351,10 +351,10 @@ impl<V: JsonView + Copy> Runtime<V> {
                 }
             }
         };
-        Some((path.clone(), value))
+        Some((path, value))
     }
 
-    fn run<P: Page<V = V>>(&mut self, page: &P, s: usize, action: V) {
+    fn run<P: Page<V = V>>(&self, page: &P, s: usize, action: V) {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
@@ -426,7 +426,7 @@ impl<V: JsonView + Copy> Runtime<V> {
 
     #[inline(never)]
     fn write<P: Page<V = V>>(
-        &mut self,
+        &self,
         page: &P,
         s: usize,
         path: &str,
