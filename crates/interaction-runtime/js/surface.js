@@ -36,6 +36,7 @@ const stage = (s) => {
 const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
 // Intl formatters are costly to build: one per kind, locale and options.
 const formatters = new Map();
+const object = (v) => v && typeof v == "object" && !Array.isArray(v);
 const put = (v) => Z.push(v) - 1;
 const json = (s) => {
   try {
@@ -87,8 +88,8 @@ const imports = {
   l: (j, v = Z[j]) => (v && typeof v == "object" ? Object.keys(v).length : 0),
   // An array's item, an object's member (-1: none, or not an array or object).
   I: (j, i, v = Z[j]) => (Array.isArray(v) && i < v.length ? put(v[i]) : -1),
-  m: (j, p, l, v = Z[j], k = str(p, l)) => (v && typeof v == "object" && !Array.isArray(v) && Object.hasOwn(v, k) ? put(v[k]) : -1),
-  K: (j, i) => stage(Object.keys(Z[j])[i]),
+  m: (j, p, l, v = Z[j], k = str(p, l)) => (object(v) && Object.hasOwn(v, k) ? put(v[k]) : -1),
+  K: (j, i, v = Z[j]) => (object(v) ? stage(Object.keys(v)[i]) : -1),
   // ...made (0 null, 1 boolean, 2 number, 3 string)...
   M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : str(p, l)),
   // ...and written, as a copy: into an array item (i >= 0), an object member (-1) or the whole (-2).

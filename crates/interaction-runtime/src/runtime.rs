@@ -553,14 +553,11 @@ impl<V: JsonView + Copy> Runtime<V> {
                 if !changed {
                     return;
                 }
-                let fails = |c: &V| function::run_check(c, &surface, page) == Some(false);
-                let failing = if list.kind() == Kind::Array {
-                    (0..list.len())
-                        .filter_map(|i| list.index(i))
-                        .find(|c| fails(c))
-                } else {
-                    Some(*list).filter(|c| fails(c))
-                };
+                // One check or a list of them: the first that fails.
+                let array = list.kind() == Kind::Array;
+                let failing = (0..if array { list.len() } else { 1 })
+                    .filter_map(|i| if array { list.index(i) } else { Some(*list) })
+                    .find(|c| function::run_check(c, &surface, page) == Some(false));
                 let text = failing
                     .and_then(|c| c.get("message"))
                     .and_then(|m| m.as_str().map(|t| t.into_owned()));

@@ -150,11 +150,11 @@ impl JsonView for J {
         value(unsafe { member(self.0, name.as_ptr(), name.len()) })
     }
     fn keys(&self) -> Vec<String> {
+        // The loader answers -1 (none) past the last key, and for
+        // anything but an object.
         let mut keys = Vec::new();
-        if self.kind() == Kind::Object {
-            for i in 0..self.len() {
-                keys.push(take(unsafe { key(self.0, i) }).unwrap_or_default());
-            }
+        while let Some(k) = take(unsafe { key(self.0, keys.len()) }) {
+            keys.push(k);
         }
         keys
     }
@@ -405,7 +405,9 @@ unsafe impl GlobalAlloc for Classes {
         let align = size.min(PAGE);
         let (next, end) = (&mut *self.next.get(), &mut *self.end.get());
         let mut at = (*next + align - 1) & !(align - 1);
-        if at + size > *end {
+        // (`end - at` cannot wrap: `at` is `next` rounded up to at most a
+        // page, and `end` is where a page ends.)
+        if size > *end - at {
             let pages = size.div_ceil(PAGE);
             let old = core::arch::wasm32::memory_grow(0, pages);
             if old == usize::MAX {
