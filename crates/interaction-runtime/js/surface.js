@@ -33,7 +33,7 @@ const stage = (s) => {
   if (s.length * 3 > S.length) S = new Uint8Array(s.length * 3);
   return (B = S.subarray(0, enc.encodeInto(s, S).written)).length;
 };
-const reg = (x) => (M.has(x) ? M.get(x) : (M.set(x, H.length), H.push(x) - 1));
+const reg = (x) => M.get(x) ?? (M.set(x, H.length), H.push(x) - 1);
 // Intl formatters are costly to build: one per kind, locale and options.
 const formatters = new Map();
 const object = (v) => v && typeof v == "object" && !Array.isArray(v);
@@ -79,7 +79,7 @@ const imports = {
   },
   P: (h, p, l) => json(h < 0 ? str(p, l) : H[h].textContent),
   // A data-ch-* attribute: a JSON Pointer ("/..." or empty) is the binding {path}, anything else JSON.
-  B: (h, p, l, s = H[h].getAttribute(str(p, l))) => (s == null ? -1 : s[0] == "/" || !s ? put({ path: s }) : json(s)),
+  B: (h, p, l, s = H[h].getAttribute("data-ch-" + str(p, l))) => (s == null ? -1 : s[0] == "/" || !s ? put({ path: s }) : json(s)),
   // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,
   // 5 object: from the first letter of the typeof)...
   k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),

@@ -48,10 +48,11 @@ pub trait Page: Host {
     fn query(&self, root: Handle, selector: &str) -> Range<Handle>;
     /// An attribute's value.
     fn attr(&self, el: Handle, name: &str) -> Option<String>;
-    /// A `data-ch-*` attribute's value as SPEC.md section 10 reads it: one
-    /// that starts with `/` (or is empty) is a JSON Pointer, read as the
-    /// binding `{"path": pointer}`; anything else is JSON. `None` when the
-    /// attribute is absent or its JSON does not parse.
+    /// The value of attribute `data-ch-{name}` (`name`: `text`, `attr`,
+    /// ...) as SPEC.md section 10 reads it: one that starts with `/` (or is
+    /// empty) is a JSON Pointer, read as the binding `{"path": pointer}`;
+    /// anything else is JSON. `None` when the attribute is absent or its
+    /// JSON does not parse.
     fn expression(&self, el: Handle, name: &str) -> Option<Self::V>;
     /// Sets (`Some`) or removes (`None`) an attribute.
     fn set_attr(&self, el: Handle, name: &str, value: Option<&str>);
@@ -207,20 +208,20 @@ impl<V: JsonView + Copy> Runtime<V> {
     #[inline(never)]
     fn bind<P: Page<V = V>>(&mut self, page: &P, surface: usize, el: Handle) {
         let expression = |name: &str| page.expression(el, name);
-        if let Some(e) = expression("data-ch-text") {
+        if let Some(e) = expression("text") {
             self.push(el, What::Text(e));
         }
-        if let Some(members) = expression("data-ch-attr").filter(|e| e.kind() == Kind::Object) {
+        if let Some(members) = expression("attr").filter(|e| e.kind() == Kind::Object) {
             for name in &members.keys() {
                 if let (Some(rule), Some(e)) = (binding::attr_rule(name), members.get(name)) {
                     self.push(el, What::Attr(name.clone(), rule, e));
                 }
             }
         }
-        if let Some(e) = expression("data-ch-visible") {
+        if let Some(e) = expression("visible") {
             self.push(el, What::Visible(e));
         }
-        if let Some(path) = expression("data-ch-model")
+        if let Some(path) = expression("model")
             .filter(|e| e.kind() == Kind::Object)
             .and_then(|e| e.get("path"))
             .and_then(|p| p.as_str().map(|p| p.into_owned()))
@@ -249,7 +250,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                 self.push(el, what);
             }
         }
-        if let Some(list) = expression("data-ch-checks") {
+        if let Some(list) = expression("checks") {
             let ids = page.attr(el, "aria-describedby");
             let message = ids
                 .as_deref()
@@ -257,7 +258,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                 .and_then(|id| page.by_id(id));
             self.push(el, What::Checks { list, message });
         }
-        let action = expression("data-ch-action");
+        let action = expression("action");
         if let Some(element) = self.element(el) {
             element.surface = surface;
             element.action = action;
