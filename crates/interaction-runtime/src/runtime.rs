@@ -107,10 +107,8 @@ enum What<V> {
     Model {
         kind: ModelKind,
         path: String,
-        /// A select's options (consecutive handles), or the radio itself,
-        /// and what each stands for.
+        /// A select's options (consecutive handles), or the radio itself.
         options: Range<Handle>,
-        literals: Vec<V>,
     },
     Checks {
         list: V,
@@ -233,15 +231,10 @@ impl<V: JsonView + Copy> Runtime<V> {
                     ModelKind::Select => page.query(el, "option"),
                     _ => 0..0,
                 };
-                let mut literals = Vec::new();
-                for option in options.clone() {
-                    literals.push(self.literal(page, option));
-                }
                 let what = What::Model {
                     kind,
                     path,
                     options,
-                    literals,
                 };
                 let b = self.bindings.len();
                 if let Some(element) = self.element(el) {
@@ -324,7 +317,6 @@ impl<V: JsonView + Copy> Runtime<V> {
             kind,
             path,
             options,
-            literals,
         } = &binding.what
         else {
             return None;
@@ -341,12 +333,8 @@ impl<V: JsonView + Copy> Runtime<V> {
             // a selected option writes null.
             ModelKind::Radio | ModelKind::Select => {
                 let flag = choice(*kind);
-                match options
-                    .clone()
-                    .zip(literals)
-                    .find(|(option, _)| page.flag(*option, flag))
-                {
-                    Some((_, v)) => *v,
+                match options.clone().find(|option| page.flag(*option, flag)) {
+                    Some(option) => self.literal(page, option),
                     None if flag == Flag::Checked => return None,
                     None => page.make(New::Null),
                 }
@@ -530,7 +518,6 @@ impl<V: JsonView + Copy> Runtime<V> {
                 kind,
                 path,
                 options,
-                literals,
             } => {
                 if source == Some(el) {
                     return;
@@ -542,8 +529,9 @@ impl<V: JsonView + Copy> Runtime<V> {
                     }
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
                     ModelKind::Radio | ModelKind::Select => {
-                        for (option, literal) in options.clone().zip(literals) {
-                            page.set_flag(option, choice(*kind), json_equal(&v, literal));
+                        for option in options.clone() {
+                            let literal = self.literal(page, option);
+                            page.set_flag(option, choice(*kind), json_equal(&v, &literal));
                         }
                     }
                 }
