@@ -110,10 +110,9 @@ enum What<V> {
         /// A select's options (consecutive handles), or the radio itself.
         options: Range<Handle>,
     },
-    Checks {
-        list: V,
-        message: Option<Handle>,
-    },
+    /// One check or a list; the message goes to the element that
+    /// `aria-describedby` names first, looked up when it is written.
+    Checks(V),
 }
 
 struct Binding<V> {
@@ -122,18 +121,18 @@ struct Binding<V> {
     what: What<V>,
 }
 
-/// Per handle: the surface it belongs to, its model binding, its action.
-struct Element<V> {
+/// Per handle: the surface it belongs to, its model binding. (Its action
+/// is read when it is clicked.)
+struct Element {
     surface: usize,
     model: Option<usize>,
-    action: Option<V>,
 }
 
 /// Every surface of a page, hydrated.
 pub struct Runtime<V> {
     surfaces: Vec<Surface<V>>,
     bindings: Vec<Binding<V>>,
-    elements: Vec<Element<V>>,
+    elements: Vec<Element>,
 }
 
 /// The kinds of event the page delivers, one delegated listener each.
@@ -191,13 +190,12 @@ impl<V: JsonView + Copy> Runtime<V> {
 
     /// The entry of a bound element, made on first use (handles of
     /// elements that bind nothing have none).
-    fn element(&mut self, el: Handle) -> Option<&mut Element<V>> {
+    fn element(&mut self, el: Handle) -> Option<&mut Element> {
         let i = el as usize;
         while self.elements.len() <= i {
             self.elements.push(Element {
                 surface: 0,
                 model: None,
-                action: None,
             });
         }
         self.elements.get_mut(i)
@@ -244,17 +242,10 @@ impl<V: JsonView + Copy> Runtime<V> {
             }
         }
         if let Some(list) = expression("checks") {
-            let ids = page.attr(el, "aria-describedby");
-            let message = ids
-                .as_deref()
-                .and_then(binding::first_id)
-                .and_then(|id| page.by_id(id));
-            self.push(el, What::Checks { list, message });
+            self.push(el, What::Checks(list));
         }
-        let action = expression("action");
         if let Some(element) = self.element(el) {
             element.surface = surface;
-            element.action = action;
         }
     }
 
@@ -269,10 +260,9 @@ impl<V: JsonView + Copy> Runtime<V> {
     fn push(&mut self, el: Handle, what: What<V>) {
         let mut reads = Vec::new();
         match &what {
-            What::Text(e)
-            | What::Attr(_, _, e)
-            | What::Visible(e)
-            | What::Checks { list: e, .. } => binding::reads(e, &mut reads),
+            What::Text(e) | What::Attr(_, _, e) | What::Visible(e) | What::Checks(e) => {
+                binding::reads(e, &mut reads)
+            }
             What::Model { path, .. } => reads.push(path.clone()),
         }
         self.bindings.push(Binding { el, reads, what });
@@ -293,7 +283,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                 }
             }
             Event::Click => {
-                let Some(action) = element.action else {
+                let Some(action) = page.expression(el, "action") else {
                     return false;
                 };
                 if action.kind() == Kind::Array {
@@ -536,7 +526,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                     }
                 }
             }
-            What::Checks { list, message } => {
+            What::Checks(list) => {
                 // An untouched form shows no errors: checks run from the
                 // first change of what they read, not at hydration.
                 if !changed {
@@ -551,8 +541,13 @@ impl<V: JsonView + Copy> Runtime<V> {
                     .and_then(|c| c.get("message"))
                     .and_then(|m| m.as_str().map(|t| t.into_owned()));
                 page.set_attr(el, "aria-invalid", failing.is_some().then_some("true"));
-                if let Some(m) = message {
-                    page.set_text(*m, text.as_deref().unwrap_or_default());
+                let ids = page.attr(el, "aria-describedby");
+                if let Some(m) = ids
+                    .as_deref()
+                    .and_then(binding::first_id)
+                    .and_then(|id| page.by_id(id))
+                {
+                    page.set_text(m, text.as_deref().unwrap_or_default());
                 }
             }
         }
