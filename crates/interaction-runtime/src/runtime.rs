@@ -102,7 +102,8 @@ struct Surface<V> {
 
 enum What<V> {
     Text(V),
-    Attr(String, AttrRule, V),
+    /// The `data-ch-attr` object: every member the allowlist lets through.
+    Attr(V),
     Visible(V),
     Model {
         kind: ModelKind,
@@ -208,11 +209,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             self.push(el, What::Text(e));
         }
         if let Some(members) = expression("attr").filter(|e| e.kind() == Kind::Object) {
-            for name in &members.keys() {
-                if let (Some(rule), Some(e)) = (binding::attr_rule(name), members.get(name)) {
-                    self.push(el, What::Attr(name.clone(), rule, e));
-                }
-            }
+            self.push(el, What::Attr(members));
         }
         if let Some(e) = expression("visible") {
             self.push(el, What::Visible(e));
@@ -260,7 +257,7 @@ impl<V: JsonView + Copy> Runtime<V> {
     fn push(&mut self, el: Handle, what: What<V>) {
         let mut reads = Vec::new();
         match &what {
-            What::Text(e) | What::Attr(_, _, e) | What::Visible(e) | What::Checks(e) => {
+            What::Text(e) | What::Attr(e) | What::Visible(e) | What::Checks(e) => {
                 binding::reads(e, &mut reads)
             }
             What::Model { path, .. } => reads.push(path.clone()),
@@ -485,21 +482,26 @@ impl<V: JsonView + Copy> Runtime<V> {
                 let shown = condition::evaluate(c, &surface) == Some(true);
                 page.set_attr(el, "hidden", if shown { None } else { Some("") });
             }
-            What::Attr(name, rule, e) => {
-                let Some(v) = self.compute(page, s, *e) else {
-                    return;
-                };
-                let text = function::Value::Data(v).to_text(page);
-                match rule {
-                    AttrRule::Value => page.set_value(el, &text),
-                    AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&v)),
-                    AttrRule::Disabled => page.set_attr(el, name, truthy(&v).then_some("")),
-                    AttrRule::Text => {
-                        page.set_attr(el, name, (v.kind() != Kind::Null).then_some(&text))
-                    }
-                    AttrRule::Href => {
-                        if href::is_safe_href(&text) {
-                            page.set_attr(el, name, Some(&text));
+            What::Attr(members) => {
+                for name in &members.keys() {
+                    let Some(rule) = binding::attr_rule(name) else {
+                        continue;
+                    };
+                    let Some(v) = members.get(name).and_then(|e| self.compute(page, s, e)) else {
+                        continue;
+                    };
+                    let text = function::Value::Data(v).to_text(page);
+                    match rule {
+                        AttrRule::Value => page.set_value(el, &text),
+                        AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&v)),
+                        AttrRule::Disabled => page.set_attr(el, name, truthy(&v).then_some("")),
+                        AttrRule::Text => {
+                            page.set_attr(el, name, (v.kind() != Kind::Null).then_some(&text))
+                        }
+                        AttrRule::Href => {
+                            if href::is_safe_href(&text) {
+                                page.set_attr(el, name, Some(&text));
+                            }
                         }
                     }
                 }
