@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,651 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,683 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -85,45 +85,49 @@
 //! # Size
 //!
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
-//! `panic = "abort"`), `#![no_std]` on wasm32, `lol_alloc`'s free-list
-//! allocator (freed blocks are reused, so memory stays flat however many
-//! events run), a panic handler that traps, wasm-opt `-Oz` after
+//! `panic = "abort"`), `#![no_std]` on wasm32, a free list per power-of-two
+//! size class as the allocator (in `src/wasm.rs`: freed blocks are reused,
+//! so memory stays flat however many events run; 6,000 rounds of input,
+//! click and radio events leave the memory at its size after the first
+//! 100), a panic handler that traps, wasm-opt `-Oz` after
 //! `--flatten --rereloop` (about 200 B less than `-Oz` alone); measured as
 //! the size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,167 | 1,651 | 1,478 |
-//! | `surface.<hash>.wasm` | 26,318 | 12,690 | 11,197 |
-//! | together | 29,485 | 14,341 | 12,675 |
+//! | `surface.<hash>.js` (loader and glue) | 3,174 | 1,683 | 1,510 |
+//! | `surface.<hash>.wasm` | 23,659 | 11,614 | 10,249 |
+//! | together | 26,833 | 13,297 | 11,759 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader,
-//! 15,082 at the start of the last pass), still over the 12,288 budget.
+//! 15,082 and 14,341 at the start of the last two passes), still over the
+//! 12,288 budget.
 //! Where the bytes go (`twiggy top`, wasm-opt'd with names kept; functions
 //! called once are inlined into their caller, so `h` holds hydration and
 //! binding and `call_level` the whole function set with its Intl call):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           5292 ┊ surfaces_core::function::call_level
-//!           2833 ┊ h (hydrate, bind)
-//!           1965 ┊ data segment ".rodata" (names, selectors, function table)
-//!           1775 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1179 ┊ interaction_runtime::runtime::Runtime::apply
-//!            865 ┊ surfaces_core::condition::evaluate_level
-//!            818 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
-//!            786 ┊ surfaces_core::pointer::parse
-//!            745 ┊ surfaces_core::view::json_equal
-//!            731 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
+//!           5170 ┊ surfaces_core::function::call_level
+//!           2005 ┊ interaction_runtime::runtime::Runtime::apply (with compute)
+//!           1905 ┊ data segment ".rodata" (names, selectors, function table)
+//!           1402 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1339 ┊ h (hydrate, bind)
+//!            768 ┊ surfaces_core::condition::evaluate_level
+//!            764 ┊ surfaces_core::pointer::parse
+//!            741 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
+//!            727 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
+//!            667 ┊ e (events)
+//!            651 ┊ surfaces_core::view::json_equal
 //! ```
 //!
 //! By feature, measured by stubbing each out of a copy (gzip of the whole
 //! wasm, at 14.6 KB): the function set about 3.5 KB (formatDate 0.9, email
 //! and pluralize 0.4 each, formatNumber 0.3, formatCurrency 0.23, the rest
 //! 0.02 to 0.18), actions 1.1 KB, conditions 0.75 KB, `json_equal` 0.4 KB,
-//! checks 0.3 KB, the safe-href rule 0.26 KB; lol_alloc's free list costs
-//! 0.14 KB more than a leaking bump allocator would. The rest (hydration,
-//! bindings, events, pointers, the loader's imports) is about 7.5 KB.
+//! checks 0.3 KB, the safe-href rule 0.26 KB. The rest (hydration,
+//! bindings, events, pointers, the loader's imports, the allocator) was
+//! about 7.5 KB before the last pass, which took 1,044 B off it.
 //!
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
@@ -150,9 +154,32 @@
 //! took 740 B: pointers parsed into owned segments in one byte loop, the
 //! function set reading its declared arguments once into slots, one `Intl`
 //! import instead of three, the loader reading `data-ch-*` attributes, the
-//! wasm-opt flags. Reaching the budget needs more than trimming: every
-//! feature of sections 3 to 5 costs 0.1 to 0.9 KB here, and the function
-//! set alone is a quarter of the budget.
+//! wasm-opt flags. The pass after it took 1,044 B (14,341 to 13,297 B
+//! gzip), from the runtime's own code only: the thin wrappers over
+//! imports inlined (`J`'s `kind`, `index`, `get`, `len`, every `Page` and
+//! `Host` method of `Browser`: about -560 B; a call to a wrapper costs
+//! more than the import call it wraps); the loader answering "none" for an
+//! item or member of what is no array or object, and past the last key, so
+//! Rust asks no kind first (-148); storing less at hydration and reading it
+//! when needed (an element's action at its click, a check's message
+//! element when written, what a radio or option stands for: -159); one
+//! binding per `data-ch-attr` object instead of one per attribute with its
+//! name copied (-48); the runtime stored without drop code (-46); the
+//! size-class allocator instead of lol_alloc's first-fit list (-54);
+//! actions computing what they write and writing once (-35); fewer and
+//! merged imports, `data-ch-` added by the loader, a shorter CSP warning
+//! (-36). Tried and dropped (larger, in B gzip): no per-handle table, the
+//! model or action binding found by scanning (+9 to +40); the model's path
+//! held as its binding's read (+24) or read from its expression (+46);
+//! actions matched by table position (+11); text bindings through
+//! `Value::to_text` without making a value (+53); one "one or a list"
+//! helper for actions and checks (+88); `place` with one exit (+6); reads
+//! in one runtime-wide vector (+2); `Vec::resize` for the handle table
+//! (+107); `apply` taking a binding by reference (+22); `as_f64`/`as_bool`
+//! through one import answering `NaN` (+17); inlining `as_str`, `keys`,
+//! `take` or `formatted` (+18 to +101). Reaching the budget needs more
+//! than trimming: every feature of sections 3 to 5 costs 0.1 to 0.9 KB
+//! here, and the function set alone is a quarter of the budget.
 //!
 //! # Speed
 //!
