@@ -20,7 +20,7 @@
 //!   [`surfaces_core::JsonView`], so the shared rules run on them
 //!   unchanged and Rust never parses or prints a float. Writes go through
 //!   [`runtime::Page::assign`] (a deep copy, at a pointer Rust resolved);
-//!   `reset` goes back to a second parse of the state script.
+//!   `reset` parses the state script again and goes back to that.
 //! - **Hydration** ([`runtime::Runtime::hydrate`]) registers every bound
 //!   element, records which pointers each binding reads, and applies each
 //!   binding once. Every DOM write compares first, so where the server

@@ -96,7 +96,8 @@ pub trait Page: Host {
 
 struct Surface<V> {
     state: V,
-    initial: V,
+    /// The state script, parsed again by `reset`.
+    script: Handle,
     bindings: Range<usize>,
 }
 
@@ -161,10 +162,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             let Some(script) = page.query(s, ":scope>script[data-ch-state]").next() else {
                 continue;
             };
-            // Parsed twice: the second copy is what `reset` goes back to.
-            let (Some(state), Some(initial)) =
-                (page.parse_content(script), page.parse_content(script))
-            else {
+            let Some(state) = page.parse_content(script) else {
                 continue;
             };
             if state.kind() != Kind::Object {
@@ -178,7 +176,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             }
             let bindings = start..rt.bindings.len();
             rt.surfaces.push(Surface {
-                initial,
+                script,
                 state,
                 bindings: bindings.clone(),
             });
@@ -334,7 +332,7 @@ impl<V: JsonView + Copy> Runtime<V> {
         let Some(surface) = self.surfaces.get(s) else {
             return;
         };
-        let (state, initial) = (surface.state, surface.initial);
+        let (state, script) = (surface.state, surface.script);
         let null = || page.make(New::Null);
         let field = |name: &str| action.get(name);
         let string = |name: &str| field(name).and_then(|v| v.as_str().map(|t| t.into_owned()));
@@ -366,7 +364,11 @@ impl<V: JsonView + Copy> Runtime<V> {
             }),
             // A path the initial state lacks reads as null, as a missing
             // path does; no path resets the whole state.
-            "reset" => Some(pointer::resolve(&initial, path.unwrap_or("")).unwrap_or_else(null)),
+            "reset" => Some(
+                page.parse_content(script)
+                    .and_then(|initial| pointer::resolve(&initial, path.unwrap_or("")))
+                    .unwrap_or_else(null),
+            ),
             "navigate" => {
                 if let Some(h) = string("href").filter(|h| href::is_safe_href(h)) {
                     page.navigate(&h);
