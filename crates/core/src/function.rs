@@ -19,6 +19,7 @@ use crate::problem::Findings;
 use crate::view::{JsonView, Kind};
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// How deep calls nest; the outermost call is level 1.
 pub const MAX_NESTING: usize = 4;
@@ -487,19 +488,24 @@ fn replace_count(text: &str, count: impl FnOnce() -> String) -> String {
     const MARK: &[u8] = b"{count}";
     let mut count = Some(count);
     let mut number = String::new();
-    let mut out = String::new();
-    let mut rest = text;
-    // One search site (the wasm carries one copy of it).
-    while let Some(i) = rest.as_bytes().windows(MARK.len()).position(|w| w == MARK) {
-        if let Some(count) = count.take() {
-            number = count();
+    let mut out = Vec::new();
+    let mut rest = text.as_bytes();
+    // One byte loop (no string searcher, no slicing panic).
+    while let [byte, tail @ ..] = rest {
+        if rest.starts_with(MARK) {
+            if let Some(count) = count.take() {
+                number = count();
+            }
+            out.extend_from_slice(number.as_bytes());
+            rest = rest.get(MARK.len()..).unwrap_or_default();
+        } else {
+            out.push(*byte);
+            rest = tail;
         }
-        out.push_str(rest.get(..i).unwrap_or_default());
-        out.push_str(&number);
-        rest = rest.get(i + MARK.len()..).unwrap_or_default();
     }
-    out.push_str(rest);
-    out
+    // SAFETY: `out` is `text` with some ASCII `{count}` runs replaced by
+    // `number`: whole UTF-8 characters only.
+    unsafe { String::from_utf8_unchecked(out) }
 }
 
 // ---------------------------------------------------------------- rules
@@ -552,13 +558,7 @@ pub fn is_email(text: &str) -> bool {
 pub fn parse_iso_date(text: &str) -> Option<(i32, u32, u32)> {
     let b = text.as_bytes();
     let at = |i: usize| b.get(i).copied();
-    // The `len` digits at `from`, as a number (one reader for every field).
-    let n = |from: usize, len: usize| -> Option<u32> {
-        b.get(from..from + len)?.iter().try_fold(0, |acc, d| {
-            d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
-        })
-    };
-    let (year, month, day) = (n(0, 4)?, n(5, 2)?, n(8, 2)?);
+    let (year, month, day) = (digits(b, 0, 4)?, digits(b, 5, 2)?, digits(b, 8, 2)?);
     if at(4) != Some(b'-')
         || at(7) != Some(b'-')
         || !(1..=12).contains(&month)
@@ -567,40 +567,59 @@ pub fn parse_iso_date(text: &str) -> Option<(i32, u32, u32)> {
     {
         return None;
     }
-    let date = Some((year as i32, month, day));
-    if b.len() == 10 {
-        return date;
-    }
-    // `Thh:mm`, then `:ss` with an optional fraction, then `Z` or `±hh:mm`.
-    if at(10) != Some(b'T') || at(13) != Some(b':') || n(11, 2)? > 23 || n(14, 2)? > 59 {
-        return None;
-    }
-    let mut i = 16;
-    if at(i) == Some(b':') {
-        if n(i + 1, 2)? > 59 {
+    // Then nothing, or `Thh:mm`, `:ss` with an optional fraction, and `Z` or
+    // `±hh:mm`.
+    let mut i = 10;
+    if at(i).is_some() {
+        if at(10) != Some(b'T') || at(13) != Some(b':') || !two(b, 11, 23) || !two(b, 14, 59) {
             return None;
         }
-        i += 3;
-        if at(i) == Some(b'.') {
-            i += 1;
-            let digits = i;
-            while at(i).is_some_and(|d| d.is_ascii_digit()) {
-                i += 1;
-            }
-            if i == digits {
+        i = 16;
+        if at(i) == Some(b':') {
+            if !two(b, 17, 59) {
                 return None;
             }
+            i = 19;
+            if at(i) == Some(b'.') {
+                i += 1;
+                let digits = i;
+                while at(i).is_some_and(|d| d.is_ascii_digit()) {
+                    i += 1;
+                }
+                if i == digits {
+                    return None;
+                }
+            }
+        }
+        let zone = match at(i) {
+            None => true,
+            Some(b'Z') => i + 1 == b.len(),
+            Some(b'+' | b'-') => {
+                b.len() == i + 6
+                    && at(i + 3) == Some(b':')
+                    && two(b, i + 1, 23)
+                    && two(b, i + 4, 59)
+            }
+            _ => false,
+        };
+        if !zone {
+            return None;
         }
     }
-    let zone = match at(i) {
-        None => true,
-        Some(b'Z') => i + 1 == b.len(),
-        Some(b'+' | b'-') => {
-            b.len() == i + 6 && at(i + 3) == Some(b':') && n(i + 1, 2)? <= 23 && n(i + 4, 2)? <= 59
-        }
-        _ => false,
-    };
-    date.filter(|_| zone)
+    Some((year as i32, month, day))
+}
+
+/// The `len` ASCII digits at `from` as a number (`None`: not all digits).
+#[inline(never)]
+fn digits(b: &[u8], from: usize, len: usize) -> Option<u32> {
+    b.get(from..from + len)?.iter().try_fold(0, |acc, d| {
+        d.is_ascii_digit().then(|| acc * 10 + u32::from(d - b'0'))
+    })
+}
+
+/// Whether the two digits at `from` make a number up to `max`.
+fn two(b: &[u8], from: usize, max: u32) -> bool {
+    digits(b, from, 2).is_some_and(|n| n <= max)
 }
 
 fn days_in_month(year: i32, month: u32) -> u32 {
