@@ -696,7 +696,8 @@ pub trait Host {
     fn format_date(&self, date: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String;
     /// `Intl.NumberFormat(locale, options)`.
     fn format_number(&self, n: f64, options: NumberOptions, locale: Option<&str>) -> String;
-    /// `Intl.NumberFormat(locale, {style: "currency", currency})`.
+    /// `Intl.NumberFormat(locale, {style: "currency", currency})`; `currency`
+    /// is three ASCII letters in either case, as Intl takes it.
     fn format_currency(&self, n: f64, currency: &str, locale: Option<&str>) -> String;
     /// Whether `Intl.PluralRules(locale).select(n)` is `one`.
     fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool;
@@ -904,11 +905,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             let currency =
                 text_of(b).filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
             Value::Text(match (finite, currency) {
-                (Some(n), Some(c)) => {
-                    let mut c = c.into_owned();
-                    c.make_ascii_uppercase();
-                    host.format_currency(n, &c, locale)
-                }
+                (Some(n), Some(c)) => host.format_currency(n, &c, locale),
                 _ => String::new(),
             })
         }
@@ -1033,6 +1030,8 @@ impl Host for PlainHost {
     }
 
     fn format_currency(&self, n: f64, currency: &str, _locale: Option<&str>) -> String {
+        let currency = currency.to_ascii_uppercase();
+        let currency = currency.as_str();
         let digits = if matches!(currency, "JPY" | "KRW") {
             0
         } else {
