@@ -65,8 +65,9 @@ const imports = {
   t: (h, k, p, l, s = str(p, l), n = k ? "value" : "textContent") => {
     if (H[h][n] !== s) H[h][n] = s;
   },
-  // Stages type (k 0) or value (1).
-  v: (h, k) => stage(H[h][k ? "value" : "type"]),
+  g: (h) => stage(H[h].type),
+  // The value property, as a new JSON value (a string).
+  v: (h) => put(H[h].value),
   V: (h) => H[h].valueAsNumber,
   c: (h, k) => H[h][k ? "selected" : "checked"],
   C: (h, k, b) => {

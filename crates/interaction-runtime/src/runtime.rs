@@ -60,8 +60,8 @@ pub trait Page: Host {
     fn set_text(&self, el: Handle, text: &str);
     /// The `type` property of a form control (`select-one` for a select).
     fn control_type(&self, el: Handle) -> String;
-    /// The `value` property.
-    fn value(&self, el: Handle) -> String;
+    /// The `value` property, as a JSON string the page holds.
+    fn value(&self, el: Handle) -> Self::V;
     /// The `valueAsNumber` property (`NaN` when empty).
     fn number(&self, el: Handle) -> f64;
     /// Sets the `value` property.
@@ -249,7 +249,7 @@ impl<V: JsonView + Copy> Runtime<V> {
     fn literal<P: Page<V = V>>(&self, page: &P, el: Handle) -> V {
         page.attr(el, "data-ch-value")
             .and_then(|text| page.parse(&text))
-            .unwrap_or_else(|| page.make(New::Str(&page.value(el))))
+            .unwrap_or_else(|| page.value(el))
     }
 
     fn push(&mut self, el: Handle, what: What<V>) {
@@ -308,7 +308,7 @@ impl<V: JsonView + Copy> Runtime<V> {
         };
         let el = binding.el;
         let value = match kind {
-            ModelKind::Text => page.make(New::Str(&page.value(el))),
+            ModelKind::Text => page.value(el),
             ModelKind::Number => {
                 let n = page.number(el);
                 page.make(if n.is_nan() { New::Null } else { New::Num(n) })

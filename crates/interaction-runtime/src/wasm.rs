@@ -24,8 +24,10 @@ extern "C" {
     fn set_attr(el: Handle, np: *const u8, nl: usize, vp: *const u8, vl: i32);
     /// Sets `textContent` (`prop` 0) or `value` (1).
     fn t(el: Handle, prop: u32, p: *const u8, l: usize);
-    /// Stages `type` (`prop` 0) or `value` (1).
-    fn v(el: Handle, prop: u32) -> i32;
+    /// Stages `type`.
+    fn g(el: Handle) -> i32;
+    /// `value`, as a new JSON string.
+    fn v(el: Handle) -> i32;
     #[link_name = "V"]
     fn number(el: Handle) -> f64;
     fn c(el: Handle, flag: u32) -> u32;
@@ -238,11 +240,11 @@ impl Page for Browser {
     }
     #[inline(always)]
     fn control_type(&self, el: Handle) -> String {
-        take(unsafe { v(el, 0) }).unwrap_or_default()
+        take(unsafe { g(el) }).unwrap_or_default()
     }
     #[inline(always)]
-    fn value(&self, el: Handle) -> String {
-        take(unsafe { v(el, 1) }).unwrap_or_default()
+    fn value(&self, el: Handle) -> J {
+        J(unsafe { v(el) })
     }
     #[inline(always)]
     fn number(&self, el: Handle) -> f64 {
