@@ -78,7 +78,8 @@ const imports = {
     const x = d.getElementById(str(p, l));
     return x ? reg(x) : -1;
   },
-  P: (h, p, l) => json(h < 0 ? str(p, l) : H[h].textContent),
+  // JSON.parse of an element's text (l < 0) or of one of its attributes (-1: absent or invalid).
+  P: (h, p, l, s = l < 0 ? H[h].textContent : H[h].getAttribute(str(p, l))) => (s == null ? -1 : json(s)),
   // A data-ch-* attribute: a JSON Pointer ("/..." or empty) is the binding {path}, anything else JSON.
   B: (h, p, l, s = H[h].getAttribute("data-ch-" + str(p, l))) => (s == null ? -1 : s[0] == "/" || !s ? put({ path: s }) : json(s)),
   // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,

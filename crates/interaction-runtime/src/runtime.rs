@@ -72,8 +72,9 @@ pub trait Page: Host {
     fn set_flag(&self, el: Handle, flag: Flag, on: bool);
     /// Registers the element with this id.
     fn by_id(&self, id: &str) -> Option<Handle>;
-    /// `JSON.parse` of `text` (`None` when it throws).
-    fn parse(&self, text: &str) -> Option<Self::V>;
+    /// `JSON.parse` of an attribute's value (`None` when it is absent or
+    /// the parse throws).
+    fn parse_attr(&self, el: Handle, name: &str) -> Option<Self::V>;
     /// `JSON.parse` of an element's text (the state script).
     fn parse_content(&self, el: Handle) -> Option<Self::V>;
     /// A new value.
@@ -247,8 +248,7 @@ impl<V: JsonView + Copy> Runtime<V> {
     /// What a radio or option stands for: its `data-ch-value` JSON literal,
     /// else its value as a string.
     fn literal<P: Page<V = V>>(&self, page: &P, el: Handle) -> V {
-        page.attr(el, "data-ch-value")
-            .and_then(|text| page.parse(&text))
+        page.parse_attr(el, "data-ch-value")
             .unwrap_or_else(|| page.value(el))
     }
 

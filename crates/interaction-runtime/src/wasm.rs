@@ -34,8 +34,10 @@ extern "C" {
     #[link_name = "C"]
     fn set_flag(el: Handle, flag: u32, on: u32);
     fn i(p: *const u8, l: usize) -> i32;
+    /// `JSON.parse` of an element's text (`l` -1) or of its attribute
+    /// named by `(p, l)`; -1 when absent or invalid.
     #[link_name = "P"]
-    fn parse(el: i32, p: *const u8, l: usize) -> i32;
+    fn parse(el: Handle, p: *const u8, l: i32) -> i32;
     #[link_name = "B"]
     fn expression(el: Handle, p: *const u8, l: usize) -> i32;
     #[link_name = "k"]
@@ -267,12 +269,12 @@ impl Page for Browser {
         u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
     }
     #[inline(always)]
-    fn parse(&self, text: &str) -> Option<J> {
-        value(unsafe { parse(-1, text.as_ptr(), text.len()) })
+    fn parse_attr(&self, el: Handle, name: &str) -> Option<J> {
+        value(unsafe { parse(el, name.as_ptr(), name.len() as i32) })
     }
     #[inline(always)]
     fn parse_content(&self, el: Handle) -> Option<J> {
-        value(unsafe { parse(el as i32, core::ptr::null(), 0) })
+        value(unsafe { parse(el, core::ptr::null(), -1) })
     }
     #[inline(always)]
     fn make(&self, new: New<'_>) -> J {
