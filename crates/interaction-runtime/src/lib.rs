@@ -95,9 +95,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,174 | 1,683 | 1,510 |
-//! | `surface.<hash>.wasm` | 23,659 | 11,614 | 10,249 |
-//! | together | 26,833 | 13,297 | 11,759 |
+//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,683 | 1,516 |
+//! | `surface.<hash>.wasm` | 22,905 | 11,343 | 10,022 |
+//! | together | 26,115 | 13,026 | 11,538 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader,
 //! 15,082 and 14,341 at the start of the last two passes), still over the
@@ -108,17 +108,17 @@
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           5170 ┊ surfaces_core::function::call_level
+//!           4831 ┊ surfaces_core::function::call_level
 //!           2005 ┊ interaction_runtime::runtime::Runtime::apply (with compute)
 //!           1905 ┊ data segment ".rodata" (names, selectors, function table)
-//!           1402 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1339 ┊ h (hydrate, bind)
+//!           1398 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1326 ┊ h (hydrate, bind)
 //!            768 ┊ surfaces_core::condition::evaluate_level
-//!            764 ┊ surfaces_core::pointer::parse
 //!            741 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
 //!            727 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
-//!            667 ┊ e (events)
 //!            651 ┊ surfaces_core::view::json_equal
+//!            567 ┊ surfaces_core::pointer::parse
+//!            515 ┊ e (events)
 //! ```
 //!
 //! By feature, measured by stubbing each out of a copy (gzip of the whole
@@ -127,7 +127,7 @@
 //! 0.02 to 0.18), actions 1.1 KB, conditions 0.75 KB, `json_equal` 0.4 KB,
 //! checks 0.3 KB, the safe-href rule 0.26 KB. The rest (hydration,
 //! bindings, events, pointers, the loader's imports, the allocator) was
-//! about 7.5 KB before the last pass, which took 1,044 B off it.
+//! about 7.5 KB before the last pass, which took 1,315 B off it.
 //!
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
@@ -154,18 +154,21 @@
 //! took 740 B: pointers parsed into owned segments in one byte loop, the
 //! function set reading its declared arguments once into slots, one `Intl`
 //! import instead of three, the loader reading `data-ch-*` attributes, the
-//! wasm-opt flags. The pass after it took 1,044 B (14,341 to 13,297 B
-//! gzip), from the runtime's own code only: the thin wrappers over
-//! imports inlined (`J`'s `kind`, `index`, `get`, `len`, every `Page` and
-//! `Host` method of `Browser`: about -560 B; a call to a wrapper costs
-//! more than the import call it wraps); the loader answering "none" for an
+//! wasm-opt flags. The pass after it took 1,315 B (14,341 to 13,026 B
+//! gzip), from the runtime's own code only: values that only pass through
+//! Rust made or parsed by the loader (a field's `value` as a JSON string,
+//! a `data-ch-value` attribute parsed where it is read: -263); the thin
+//! wrappers over imports inlined (`J`'s `kind`, `index`, `get`, `len`,
+//! every `Page` and `Host` method of `Browser`: about -560 B; a call to a
+//! wrapper costs more than the import call it wraps); the loader answering "none" for an
 //! item or member of what is no array or object, and past the last key, so
 //! Rust asks no kind first (-148); storing less at hydration and reading it
 //! when needed (an element's action at its click, a check's message
 //! element when written, what a radio or option stands for: -159); one
 //! binding per `data-ch-attr` object instead of one per attribute with its
-//! name copied (-48); the runtime stored without drop code (-46); the
-//! size-class allocator instead of lol_alloc's first-fit list (-54);
+//! name copied (-48); the runtime stored without drop code (-46); `reset`
+//! parsing the state script when it runs (-7); the size-class allocator
+//! instead of lol_alloc's first-fit list (-54);
 //! actions computing what they write and writing once (-35); fewer and
 //! merged imports, `data-ch-` added by the loader, a shorter CSP warning
 //! (-36). Tried and dropped (larger, in B gzip): no per-handle table, the
