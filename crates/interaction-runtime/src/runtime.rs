@@ -453,7 +453,7 @@ impl<V: JsonView + Copy> Runtime<V> {
     #[inline(never)]
     fn text<P: Page<V = V>>(&self, page: &P, s: usize, e: V) -> String {
         match self.compute(page, s, e) {
-            Some(v) => function::Value::Data(v).to_text(page),
+            Some(v) => text_of(page, v),
             None => String::new(),
         }
     }
@@ -477,7 +477,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             What::Text(e) => {
                 // A binding that does not follow section 3 leaves the text as rendered.
                 if let Some(v) = self.compute(page, s, *e) {
-                    page.set_text(el, &function::Value::Data(v).to_text(page));
+                    page.set_text(el, &text_of(page, v));
                 }
             }
             What::Visible(c) => {
@@ -492,7 +492,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                     let Some(v) = members.get(name).and_then(|e| self.compute(page, s, e)) else {
                         continue;
                     };
-                    let text = function::Value::Data(v).to_text(page);
+                    let text = text_of(page, v);
                     match rule {
                         AttrRule::Value => page.set_value(el, &text),
                         AttrRule::Checked => page.set_flag(el, Flag::Checked, truthy(&v)),
@@ -518,9 +518,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                 }
                 let v = pointer::resolve(&surface, path).unwrap_or_else(|| page.make(New::Null));
                 match kind {
-                    ModelKind::Text | ModelKind::Number => {
-                        page.set_value(el, &function::Value::Data(v).to_text(page))
-                    }
+                    ModelKind::Text | ModelKind::Number => page.set_value(el, &text_of(page, v)),
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
                     ModelKind::Radio | ModelKind::Select => {
                         for option in options.clone() {
@@ -556,6 +554,12 @@ impl<V: JsonView + Copy> Runtime<V> {
             }
         }
     }
+}
+
+/// A value as text: strings as they are, numbers as `String()`.
+#[inline(never)]
+fn text_of<P: Page>(page: &P, v: P::V) -> String {
+    function::Value::Data(v).to_text(page)
 }
 
 /// The flag that marks a radio (checked) or a select's option (selected)
