@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,686 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,685 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -95,9 +95,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,686 | 1,521 |
-//! | `surface.<hash>.wasm` | 22,828 | 11,307 | 10,074 |
-//! | together | 26,038 | 12,993 | 11,595 |
+//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,685 | 1,516 |
+//! | `surface.<hash>.wasm` | 22,821 | 11,299 | 10,017 |
+//! | together | 26,031 | 12,984 | 11,533 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader,
 //! 15,082 and 14,341 at the start of the last two passes), still over the
@@ -127,7 +127,7 @@
 //! 0.02 to 0.18), actions 1.1 KB, conditions 0.75 KB, `json_equal` 0.4 KB,
 //! checks 0.3 KB, the safe-href rule 0.26 KB. The rest (hydration,
 //! bindings, events, pointers, the loader's imports, the allocator) was
-//! about 7.5 KB before the last pass, which took 1,348 B off it.
+//! about 7.5 KB before the last pass, which took 1,357 B off it.
 //!
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
@@ -154,37 +154,38 @@
 //! took 740 B: pointers parsed into owned segments in one byte loop, the
 //! function set reading its declared arguments once into slots, one `Intl`
 //! import instead of three, the loader reading `data-ch-*` attributes, the
-//! wasm-opt flags. The pass after it took 1,348 B (14,341 to 12,993 B
+//! wasm-opt flags. The pass after it took 1,357 B (14,341 to 12,984 B
 //! gzip), from the runtime's own code only: values that only pass through
 //! Rust made or parsed by the loader (a field's `value` as a JSON string, a
 //! `data-ch-value` attribute parsed where it is read: -263); the thin
-//! wrappers over imports inlined (`J`'s `kind`, `index`, `get`, `len`,
-//! every `Page` and `Host` method of `Browser`: about -560 B; a call to a
-//! wrapper costs more than the import call it wraps); the loader answering
-//! "none" for an item or member of what is no array or object, and past the
-//! last key, so Rust asks no kind first (-148); storing less at hydration
-//! and reading it when needed (an element's action at its click, a check's
-//! message element when written, what a radio or option stands for: -159);
-//! one binding per `data-ch-attr` object instead of one per attribute with
-//! its name copied (-48); the runtime stored without drop code (-46);
-//! `reset` parsing the state script when it runs (-7); the size-class
-//! allocator instead of lol_alloc's first-fit list (-54); actions computing
-//! what they write and writing once (-35); one out-of-line `text_of` for
-//! the four places a value is shown (-36); fewer and merged imports,
-//! `data-ch-` added by the loader, a shorter CSP warning (-36). Tried and
-//! dropped (larger, in B gzip): no per-handle table, the model or action
-//! binding found by scanning (+9 to +40); the model's path held as its
-//! binding's read (+24) or read from its expression (+46); the model
-//! binding and surface set in one `element` call (+28); actions matched by
-//! table position (+11); text bindings through `Value::to_text` without
-//! making a value (+53); one "one or a list" helper for actions and checks
-//! (+88); `place` with one exit (+6); reads in one runtime-wide vector
-//! (+2); `Vec::resize` for the handle table (+107); `apply` taking a
-//! binding by reference (+22); `as_f64`/`as_bool` through one import
-//! answering `NaN` (+17); inlining `as_str`, `keys`, `take` or `formatted`
-//! (+18 to +101). Reaching the budget needs more than trimming: every
-//! feature of sections 3 to 5 costs 0.1 to 0.9 KB here, and the function
-//! set alone is a quarter of the budget.
+//! wrappers over imports inlined (`J`'s `kind`, `index`, `get`, `len`, the
+//! `Page` and `Host` methods of `Browser` but `set_attr`: -570 B; a call to
+//! a wrapper costs more than the import call it wraps); the loader
+//! answering "none" for an item or member of what is no array or object,
+//! and past the last key, so Rust asks no kind first (-148); storing less
+//! at hydration and reading it when needed (an element's action at its
+//! click, a check's message element when written, what a radio or option
+//! stands for: -159); one binding per `data-ch-attr` object instead of one
+//! per attribute with its name copied (-48); the runtime stored without
+//! drop code (-46); `reset` parsing the state script when it runs (-7); the
+//! size-class allocator instead of lol_alloc's first-fit list (-54);
+//! actions computing what they write and writing once (-35); one
+//! out-of-line `text_of` for the four places a value is shown (-36); fewer
+//! and merged imports, `data-ch-` added by the loader, a shorter CSP
+//! warning (-36). Tried and dropped (larger, in B gzip): no per-handle
+//! table, the model or action binding found by scanning (+9 to +40); the
+//! model's path held as its binding's read (+24) or read from its
+//! expression (+46); the model binding and surface set in one `element`
+//! call (+28); actions matched by table position (+11); text bindings
+//! through `Value::to_text` without making a value (+53); one "one or a
+//! list" helper for actions and checks (+88); `place` with one exit (+6);
+//! reads in one runtime-wide vector (+2); `Vec::resize` for the handle
+//! table (+107); `apply` taking a binding by reference (+22);
+//! `as_f64`/`as_bool` through one import answering `NaN` (+17); inlining
+//! `as_str`, `keys`, `take` or `formatted` (+18 to +101). Reaching the
+//! budget needs more than trimming: every feature of sections 3 to 5 costs
+//! 0.1 to 0.9 KB here, and the function set alone is a quarter of the
+//! budget.
 //!
 //! # Speed
 //!
