@@ -127,7 +127,7 @@
 //! 0.02 to 0.18), actions 1.1 KB, conditions 0.75 KB, `json_equal` 0.4 KB,
 //! checks 0.3 KB, the safe-href rule 0.26 KB. The rest (hydration,
 //! bindings, events, pointers, the loader's imports, the allocator) was
-//! about 7.5 KB before the last pass, which took 1,357 B off it.
+//! about 7.5 KB before the last pass, which took 1,211 B off it.
 //!
 //! What got it here: the state and bound expressions held by the loader
 //! as `JSON.parse` made them (Rust reads them through `JsonView` over
@@ -155,26 +155,27 @@
 //! function set reading its declared arguments once into slots, one `Intl`
 //! import instead of three, the loader reading `data-ch-*` attributes, the
 //! wasm-opt flags. The pass after it took 1,357 B (14,341 to 12,984 B
-//! gzip), from the runtime's own code only: values that only pass through
-//! Rust made or parsed by the loader (a field's `value` as a JSON string, a
-//! `data-ch-value` attribute parsed where it is read: -263); the thin
-//! wrappers over imports inlined (`J`'s `kind`, `index`, `get`, `len`, the
-//! `Page` and `Host` methods of `Browser` but `set_attr`: -570 B; a call to
-//! a wrapper costs more than the import call it wraps); the loader
-//! answering "none" for an item or member of what is no array or object,
-//! and past the last key, so Rust asks no kind first (-148); storing less
-//! at hydration and reading it when needed (an element's action at its
-//! click, a check's message element when written, what a radio or option
-//! stands for: -159); one binding per `data-ch-attr` object instead of one
-//! per attribute with its name copied (-48); the runtime stored without
-//! drop code (-46); `reset` parsing the state script when it runs (-7); the
-//! size-class allocator instead of lol_alloc's first-fit list (-54);
-//! actions computing what they write and writing once (-35); one
-//! out-of-line `text_of` for the four places a value is shown (-36); fewer
-//! and merged imports, `data-ch-` added by the loader, a shorter CSP
-//! warning (-36). Tried and dropped (larger, in B gzip): no per-handle
-//! table, the model or action binding found by scanning (+9 to +40); the
-//! model's path held as its binding's read (+24) or read from its
+//! gzip): 146 from two `surfaces-core` commits made meanwhile (ISO dates,
+//! `{count}`, currency codes), 1,211 from the runtime's own code: values
+//! that only pass through Rust made or parsed by the loader (a field's
+//! `value` as a JSON string, a `data-ch-value` attribute parsed where it is
+//! read: -131); the thin wrappers over imports inlined (`J`'s `kind`,
+//! `index`, `get`, `len`, the `Page` and `Host` methods of `Browser` but
+//! `set_attr`: -470 B; a call to a wrapper costs more than the import call
+//! it wraps); the loader answering "none" for an item or member of what is
+//! no array or object, and past the last key, so Rust asks no kind first
+//! (-148); storing less at hydration and reading it when needed (an
+//! element's action at its click, a check's message element when written,
+//! what a radio or option stands for: -159); one binding per `data-ch-attr`
+//! object instead of one per attribute with its name copied (-48); the
+//! runtime stored without drop code (-46); `reset` parsing the state script
+//! when it runs (-7); the size-class allocator instead of lol_alloc's
+//! first-fit list (-54); actions computing what they write and writing once
+//! (-35); one out-of-line `text_of` for the four places a value is shown
+//! (-36); fewer and merged imports, `data-ch-` added by the loader, a
+//! shorter CSP warning (-36). Tried and dropped (larger, in B gzip): no
+//! per-handle table, the model or action binding found by scanning (+9 to
+//! +40); the model's path held as its binding's read (+24) or read from its
 //! expression (+46); the model binding and surface set in one `element`
 //! call (+28); actions matched by table position (+11); text bindings
 //! through `Value::to_text` without making a value (+53); one "one or a
