@@ -95,9 +95,9 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,685 | 1,516 |
-//! | `surface.<hash>.wasm` | 22,821 | 11,299 | 10,017 |
-//! | together | 26,031 | 12,984 | 11,533 |
+//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,685 | 1,518 |
+//! | `surface.<hash>.wasm` | 22,838 | 11,305 | 10,005 |
+//! | together | 26,048 | 12,990 | 11,523 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader,
 //! 15,082 and 14,341 at the start of the last two passes), still over the
@@ -155,7 +155,8 @@
 //! function set reading its declared arguments once into slots, one `Intl`
 //! import instead of three, the loader reading `data-ch-*` attributes, the
 //! wasm-opt flags. The pass after it took 1,357 B (14,341 to 12,984 B
-//! gzip): 146 from two `surfaces-core` commits made meanwhile (ISO dates,
+//! gzip; 6 B came back with the allocator refusing alignments past a
+//! page): 146 from two `surfaces-core` commits made meanwhile (ISO dates,
 //! `{count}`, currency codes), 1,211 from the runtime's own code: values
 //! that only pass through Rust made or parsed by the loader (a field's
 //! `value` as a JSON string, a `data-ch-value` attribute parsed where it is

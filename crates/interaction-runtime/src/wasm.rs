@@ -380,8 +380,12 @@ unsafe impl Sync for Classes {}
 
 impl Classes {
     /// The class of a layout: its size and alignment rounded up to a power
-    /// of two, at least a pointer's size.
+    /// of two, at least a pointer's size. An alignment past a page (which
+    /// blocks do not get) has no class: such an allocation fails.
     fn class(layout: Layout) -> usize {
+        if layout.align() > PAGE {
+            return usize::MAX;
+        }
         let size = layout.size().max(layout.align()).max(4);
         size.next_power_of_two().trailing_zeros() as usize
     }
