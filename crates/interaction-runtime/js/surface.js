@@ -38,9 +38,10 @@ const reg = (x) => M.get(x) ?? (M.set(x, H.length), H.push(x) - 1);
 const formatters = new Map();
 const object = (v) => v && typeof v == "object" && !Array.isArray(v);
 const put = (v) => Z.push(v) - 1;
+// JSON.parse of a string (-1: none, or invalid).
 const json = (s) => {
   try {
-    return put(JSON.parse(s));
+    return put(JSON.parse(s ?? "-"));
   } catch {
     return -1;
   }
@@ -78,8 +79,9 @@ const imports = {
     const x = d.getElementById(str(p, l));
     return x ? reg(x) : -1;
   },
-  // JSON.parse of an element's text (l < 0) or of one of its attributes (-1: absent or invalid).
-  P: (h, p, l, s = l < 0 ? H[h].textContent : H[h].getAttribute(str(p, l))) => (s == null ? -1 : json(s)),
+  // JSON.parse of an element's text (k 0; -1: invalid), or what a radio or
+  // option stands for (1): its data-ch-value parsed, else its value.
+  P: (h, k, x = H[h], j = json(k ? x.getAttribute("data-ch-value") : x.textContent)) => (k && j < 0 ? put(x.value) : j),
   // A data-ch-* attribute: a JSON Pointer ("/..." or empty) is the binding {path}, anything else JSON.
   B: (h, p, l, s = H[h].getAttribute("data-ch-" + str(p, l))) => (s == null ? -1 : s[0] == "/" || !s ? put({ path: s }) : json(s)),
   // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,

@@ -72,9 +72,10 @@ pub trait Page: Host {
     fn set_flag(&self, el: Handle, flag: Flag, on: bool);
     /// Registers the element with this id.
     fn by_id(&self, id: &str) -> Option<Handle>;
-    /// `JSON.parse` of an attribute's value (`None` when it is absent or
-    /// the parse throws).
-    fn parse_attr(&self, el: Handle, name: &str) -> Option<Self::V>;
+    /// What a radio or option stands for: `JSON.parse` of its
+    /// `data-ch-value` attribute, else (absent, or the parse throws) its
+    /// value as a string.
+    fn literal(&self, el: Handle) -> Self::V;
     /// `JSON.parse` of an element's text (the state script).
     fn parse_content(&self, el: Handle) -> Option<Self::V>;
     /// A new value.
@@ -128,7 +129,8 @@ struct Binding<V> {
 /// is read when it is clicked.)
 struct Element {
     surface: usize,
-    model: Option<usize>,
+    /// (`usize::MAX`: none.)
+    model: usize,
 }
 
 /// Every surface of a page, hydrated.
@@ -195,7 +197,7 @@ impl<V: JsonView + Copy> Runtime<V> {
         while self.elements.len() <= i {
             self.elements.push(Element {
                 surface: 0,
-                model: None,
+                model: usize::MAX,
             });
         }
         self.elements.get_mut(i)
@@ -207,14 +209,14 @@ impl<V: JsonView + Copy> Runtime<V> {
         if let Some(e) = expression("text") {
             self.push(el, What::Text(e));
         }
-        if let Some(members) = expression("attr").filter(|e| e.kind() == Kind::Object) {
+        if let Some(members) = expression("attr") {
             self.push(el, What::Attr(members));
         }
         if let Some(e) = expression("visible") {
             self.push(el, What::Visible(e));
         }
+        // (`get` answers none for what is no object.)
         if let Some(path) = expression("model")
-            .filter(|e| e.kind() == Kind::Object)
             .and_then(|e| e.get("path"))
             .and_then(|p| p.as_str().map(|p| p.into_owned()))
         {
@@ -232,7 +234,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                 };
                 let b = self.bindings.len();
                 if let Some(element) = self.element(el) {
-                    element.model = Some(b);
+                    element.model = b;
                 }
                 self.push(el, what);
             }
@@ -243,13 +245,6 @@ impl<V: JsonView + Copy> Runtime<V> {
         if let Some(element) = self.element(el) {
             element.surface = surface;
         }
-    }
-
-    /// What a radio or option stands for: its `data-ch-value` JSON literal,
-    /// else its value as a string.
-    fn literal<P: Page<V = V>>(&self, page: &P, el: Handle) -> V {
-        page.parse_attr(el, "data-ch-value")
-            .unwrap_or_else(|| page.value(el))
     }
 
     fn push(&mut self, el: Handle, what: What<V>) {
@@ -272,7 +267,10 @@ impl<V: JsonView + Copy> Runtime<V> {
         let surface = element.surface;
         match event {
             Event::Input => {
-                let Some(b) = element.model else { return false };
+                let b = element.model;
+                if b == usize::MAX {
+                    return false;
+                }
                 if let Some((path, value)) = self.read_field(page, b) {
                     self.write(page, surface, path, value, Some(el));
                 }
@@ -319,7 +317,7 @@ impl<V: JsonView + Copy> Runtime<V> {
             ModelKind::Radio | ModelKind::Select => {
                 let flag = choice(*kind);
                 match options.clone().find(|option| page.flag(*option, flag)) {
-                    Some(option) => self.literal(page, option),
+                    Some(option) => page.literal(option),
                     None if flag == Flag::Checked => return None,
                     None => page.make(New::Null),
                 }
@@ -522,7 +520,7 @@ impl<V: JsonView + Copy> Runtime<V> {
                     ModelKind::Checkbox => page.set_flag(el, Flag::Checked, truthy(&v)),
                     ModelKind::Radio | ModelKind::Select => {
                         for option in options.clone() {
-                            let literal = self.literal(page, option);
+                            let literal = page.literal(option);
                             page.set_flag(option, choice(*kind), json_equal(&v, &literal));
                         }
                     }

@@ -34,10 +34,11 @@ extern "C" {
     #[link_name = "C"]
     fn set_flag(el: Handle, flag: u32, on: u32);
     fn i(p: *const u8, l: usize) -> i32;
-    /// `JSON.parse` of an element's text (`l` -1) or of its attribute
-    /// named by `(p, l)`; -1 when absent or invalid.
+    /// `JSON.parse` of an element's text (`literal` 0; -1 when it does
+    /// not parse), or what a radio or option stands for (1: its
+    /// `data-ch-value` parsed, else its value as a string).
     #[link_name = "P"]
-    fn parse(el: Handle, p: *const u8, l: i32) -> i32;
+    fn parse(el: Handle, literal: u32) -> i32;
     #[link_name = "B"]
     fn expression(el: Handle, p: *const u8, l: usize) -> i32;
     #[link_name = "k"]
@@ -268,12 +269,12 @@ impl Page for Browser {
         u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
     }
     #[inline(always)]
-    fn parse_attr(&self, el: Handle, name: &str) -> Option<J> {
-        value(unsafe { parse(el, name.as_ptr(), name.len() as i32) })
+    fn literal(&self, el: Handle) -> J {
+        J(unsafe { parse(el, 1) })
     }
     #[inline(always)]
     fn parse_content(&self, el: Handle) -> Option<J> {
-        value(unsafe { parse(el, core::ptr::null(), -1) })
+        value(unsafe { parse(el, 0) })
     }
     #[inline(always)]
     fn make(&self, new: New<'_>) -> J {
