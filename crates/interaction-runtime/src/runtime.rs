@@ -207,19 +207,20 @@ impl<V: JsonView + Copy> Runtime<V> {
     fn bind<P: Page<V = V>>(&mut self, page: &P, surface: usize, el: Handle) {
         let expression = |name: &str| page.expression(el, name);
         if let Some(e) = expression("text") {
-            self.push(el, What::Text(e));
+            self.push(el, e, What::Text(e));
         }
         if let Some(members) = expression("attr") {
-            self.push(el, What::Attr(members));
+            self.push(el, members, What::Attr(members));
         }
         if let Some(e) = expression("visible") {
-            self.push(el, What::Visible(e));
+            self.push(el, e, What::Visible(e));
         }
         // (`get` answers none for what is no object.)
-        if let Some(path) = expression("model")
-            .and_then(|e| e.get("path"))
-            .and_then(|p| p.as_str().map(|p| p.into_owned()))
-        {
+        let model = expression("model");
+        if let Some((e, path)) = model.and_then(|e| {
+            let path = e.get("path")?.as_str()?.into_owned();
+            Some((e, path))
+        }) {
             if pointer::check(&path).is_ok() {
                 let kind = binding::model_kind(&page.control_type(el));
                 let options = match kind {
@@ -236,25 +237,22 @@ impl<V: JsonView + Copy> Runtime<V> {
                 if let Some(element) = self.element(el) {
                     element.model = b;
                 }
-                self.push(el, what);
+                self.push(el, e, what);
             }
         }
         if let Some(list) = expression("checks") {
-            self.push(el, What::Checks(list));
+            self.push(el, list, What::Checks(list));
         }
         if let Some(element) = self.element(el) {
             element.surface = surface;
         }
     }
 
-    fn push(&mut self, el: Handle, what: What<V>) {
+    /// Adds a binding of expression `e` (for a model, its `{"path"}`
+    /// object: its path is what it reads).
+    fn push(&mut self, el: Handle, e: V, what: What<V>) {
         let mut reads = Vec::new();
-        match &what {
-            What::Text(e) | What::Attr(e) | What::Visible(e) | What::Checks(e) => {
-                binding::reads(e, &mut reads)
-            }
-            What::Model { path, .. } => reads.push(path.clone()),
-        }
+        binding::reads(&e, &mut reads);
         self.bindings.push(Binding { el, reads, what });
     }
 

@@ -175,7 +175,7 @@ fn intl(kind: u32, value: f64, n: i32, m: i32, text: Option<&str>, locale: Optio
     unsafe { intl_call(kind, value, n, m, sp, sl, lp, ll) }
 }
 
-/// A formatted string (empty when `Intl` could not format).
+/// A staged string, empty for none (`Intl` could not format; no `type`).
 fn formatted(len: i32) -> String {
     take(len).unwrap_or_default()
 }
@@ -242,7 +242,7 @@ impl Page for Browser {
     }
     #[inline(always)]
     fn control_type(&self, el: Handle) -> String {
-        take(unsafe { g(el) }).unwrap_or_default()
+        formatted(unsafe { g(el) })
     }
     #[inline(always)]
     fn value(&self, el: Handle) -> J {
