@@ -26,14 +26,14 @@ const decode = (p, l) => dec.decode(mem().subarray(p, p + l));
 // from 1 MiB, past the stack, to __data_end) never change: decoded once.
 const T = new Map();
 const str = (p, l, k = p * 4096 + l) =>
-  p < 1 << 20 || p + l > E.__data_end.value || l > 4095 ? decode(p, l) : T.get(k) ?? (T.set(k, decode(p, l)), T.get(k));
+  p < 1 << 20 || p + l > E.__data_end.value || l > 4095 ? decode(p, l) : T.get(k) ?? T.set(k, decode(p, l)).get(k);
 const opt = (p, l) => (l < 0 ? undefined : str(p, l));
 const stage = (s) => {
   if (s == null) return -1;
   if (s.length * 3 > S.length) S = new Uint8Array(s.length * 3);
   return (B = S.subarray(0, enc.encodeInto(s, S).written)).length;
 };
-const reg = (x) => M.get(x) ?? (M.set(x, H.length), H.push(x) - 1);
+const reg = (x) => M.get(x) ?? M.set(x, H.push(x) - 1).get(x);
 // Intl formatters are costly to build: one per kind, locale and options.
 const formatters = new Map();
 const object = (v) => v && typeof v == "object" && !Array.isArray(v);
