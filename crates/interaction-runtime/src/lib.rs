@@ -62,7 +62,7 @@
 //! anything. The runtime needs no JS objects in Rust beyond element handles,
 //! so a loader over plain wasm imports (`js/surface.js`, one-letter import
 //! names, handles as indices into one array) does the same job for a
-//! fraction of the bytes (1,685 B gzip, loader and glue in one). Only this
+//! fraction of the bytes (1,707 B gzip, loader and glue in one). Only this
 //! crate does this; the others use wasm-bindgen. The import and export
 //! names live in two files only, `src/wasm.rs` and `js/surface.js`.
 //!
@@ -95,30 +95,30 @@
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader and glue) | 3,210 | 1,685 | 1,518 |
-//! | `surface.<hash>.wasm` | 22,838 | 11,305 | 10,005 |
-//! | together | 26,048 | 12,990 | 11,523 |
+//! | `surface.<hash>.js` (loader and glue) | 3,220 | 1,707 | 1,527 |
+//! | `surface.<hash>.wasm` | 22,597 | 11,212 | 9,965 |
+//! | together | 25,817 | 12,919 | 11,492 |
 //!
 //! Down from 22,141 B gzip (15,449 before the state moved to the loader,
-//! 15,082 and 14,341 at the start of the last two passes), still over the
-//! 12,288 budget.
+//! 15,082, 14,341 and 12,990 at the start of the last three passes), still
+//! 631 B over the 12,288 budget.
 //! Where the bytes go (`twiggy top`, wasm-opt'd with names kept; functions
 //! called once are inlined into their caller, so `h` holds hydration and
 //! binding and `call_level` the whole function set with its Intl call):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           4831 ┊ surfaces_core::function::call_level
-//!           1909 ┊ interaction_runtime::runtime::Runtime::apply (with compute)
-//!           1905 ┊ data segment ".rodata" (names, selectors, function table)
-//!           1398 ┊ interaction_runtime::runtime::Runtime::run (actions)
-//!           1326 ┊ h (hydrate, bind)
-//!            768 ┊ surfaces_core::condition::evaluate_level
-//!            741 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
-//!            727 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
-//!            651 ┊ surfaces_core::view::json_equal
-//!            567 ┊ surfaces_core::pointer::parse
-//!            515 ┊ e (events)
+//!           4859 ┊ surfaces_core::function::call_level
+//!           1893 ┊ interaction_runtime::runtime::Runtime::apply (with compute)
+//!           1893 ┊ data segment ".rodata" (names, selectors, function table)
+//!           1412 ┊ interaction_runtime::runtime::Runtime::run (actions)
+//!           1311 ┊ h (hydrate, bind)
+//!            780 ┊ surfaces_core::condition::evaluate_level
+//!            755 ┊ interaction_runtime::runtime::Runtime::write (runtime::place)
+//!            663 ┊ surfaces_core::view::json_equal
+//!            638 ┊ interaction_runtime::runtime::Runtime::push (binding::reads)
+//!            581 ┊ surfaces_core::pointer::parse
+//!            528 ┊ e (events)
 //! ```
 //!
 //! By feature, measured by stubbing each out of a copy (gzip of the whole
@@ -184,7 +184,24 @@
 //! reads in one runtime-wide vector (+2); `Vec::resize` for the handle
 //! table (+107); `apply` taking a binding by reference (+22);
 //! `as_f64`/`as_bool` through one import answering `NaN` (+17); inlining
-//! `as_str`, `keys`, `take` or `formatted` (+18 to +101). Reaching the
+//! `as_str`, `keys`, `take` or `formatted` (+18 to +101). The pass after
+//! that took 71 B (12,990 to 12,919): an element's model binding as an
+//! index with a sentinel instead of an `Option` (-25); a model binding's
+//! reads found in its `{"path"}` expression by `binding::reads`, like the
+//! other bindings', instead of a copy of its path (-27); the control's
+//! `type` through the one "empty for none" helper (-11); what a radio or
+//! option stands for answered by one loader call (-2: wasm -24, loader
+//! +22); no kind test before `get` on the model and attr expressions
+//! (-6). Tried and dropped there: one uniform binding record (`What`
+//! without values, the expression in `Binding`: +54, raw -3); "one or a
+//! list" made by the loader for actions and checks (+26); a check's
+//! message borrowed instead of owned (+14); an attribute's text made only
+//! for the rules that show it (+35); `inline` hints on `bind`,
+//! `read_field`, `update`, `compute`, `set`, `push`, `element`, and the
+//! allocator's class from `leading_zeros` (no change to the byte); the
+//! element entry written once per bind (raw -9, gzip 0); `--remap-path-prefix`
+//! for the `alloc` paths left in the data segment (no effect: they come
+//! from the standard library's metadata). Reaching the
 //! budget needs more than trimming: every feature of sections 3 to 5 costs
 //! 0.1 to 0.9 KB here, and the function set alone is a quarter of the
 //! budget.
