@@ -582,11 +582,11 @@ pub fn parse_iso_date(text: &str) -> Option<(i32, u32, u32)> {
             i = 19;
             if at(i) == Some(b'.') {
                 i += 1;
-                let digits = i;
+                let fraction = i;
                 while at(i).is_some_and(|d| d.is_ascii_digit()) {
                     i += 1;
                 }
-                if i == digits {
+                if i == fraction {
                     return None;
                 }
             }
@@ -885,14 +885,14 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             })
         }
         "formatNumber" => {
-            let digits = |slot| -> Option<u32> {
+            let fraction_digits = |slot| -> Option<u32> {
                 number_of(slot)
                     .filter(|n| (0.0..=100.0).contains(n))
                     .map(|n| n as u32)
             };
             let options = NumberOptions {
-                min_fraction: digits(b),
-                max_fraction: digits(c),
+                min_fraction: fraction_digits(b),
+                max_fraction: fraction_digits(c),
                 percent: text_of(d).as_deref() == Some("percent"),
             };
             Value::Text(

@@ -1,8 +1,9 @@
 //! The WebAssembly edge: plain imports from the loader (`js/surface.js`,
-//! module `e`), two exports, a free-list allocator and a panic handler that
-//! traps. JSON values stay in the loader (`J`, read through `JsonView`). Strings cross as UTF-8: Rust passes `(pointer,
-//! length)`; the loader stages a string it returns and reports its length
-//! (`-1` for none), and [`take`] copies it in.
+//! module `e`), two exports, an allocator with a free list per size class
+//! and a panic handler that traps. JSON values stay in the loader (`J`,
+//! read through `JsonView`). Strings cross as UTF-8: Rust passes
+//! `(pointer, length)`; the loader stages a string it returns and reports
+//! its length (`-1` for none), and [`take`] copies it in.
 
 use crate::runtime::{Event, Flag, Handle, New, Page, Runtime};
 use alloc::borrow::Cow;

@@ -1179,6 +1179,16 @@ fn held_tag_prefix(buffer: &str, tag: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// The ids of the components the first message of `parts` emits, in order.
+    fn emitted_ids(parts: &[Part]) -> Vec<String> {
+        parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     #[test]
     fn a_cut_tag_is_held_back() {
         let mut s = A2uiStream::new(Version::V09);
@@ -1207,12 +1217,7 @@ mod tests {
         let parts = s
             .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"}]}},"#)
             .unwrap();
-        let ids: Vec<_> = parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["id"].as_str().unwrap().to_string())
-            .collect();
+        let ids = emitted_ids(&parts);
         assert_eq!(ids, ["a", "root"]);
         let err = s
             .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Card","child":"root"}]}}"#)
@@ -1283,12 +1288,7 @@ mod tests {
         let parts = s
             .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["z","b"]},{"id":"z","component":"Row","children":["x"]},{"id":"b","component":"Row","children":["x"]}]}},"#)
             .unwrap();
-        let ids: Vec<_> = parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c["id"].as_str().unwrap().to_string())
-            .collect();
+        let ids = emitted_ids(&parts);
         assert_eq!(ids, ["b", "root", "z", "loading_x"]);
     }
 
