@@ -475,6 +475,20 @@ fn evaluation_refuses_invalid_calls() {
         run(json!({"path": "/gone"}), json!({})),
         Some(Value::Missing)
     );
+    // A given argument that does not evaluate fails the call, even one
+    // this count would not have used (`one`, with a zero count and `zero`).
+    let unused_but_invalid = json!({"call": "pluralize", "args": {
+        "count": 0, "zero": "none", "one": {"path": "/__proto__"}, "other": "{count}"}});
+    assert!(run(unused_but_invalid, json!({})).is_none());
+    // The currency code is taken in either case.
+    let currency = |code: &str| {
+        text(
+            json!({"call": "formatCurrency", "args": {"value": 9.5, "currency": code}}),
+            json!({}),
+        )
+    };
+    assert_eq!(currency("eur"), currency("EUR"));
+    assert_eq!(currency("eUr"), "€9.50");
     assert_eq!(
         spec("email").map(|s| s.name.to_string()),
         Some("email".into())
