@@ -1,47 +1,23 @@
 //! The WebAssembly edge: plain imports from the loader (`js/surface.js`,
-//! module `e`), two exports, an allocator with a free list per size class
-//! and a panic handler that traps. JSON values stay in the loader (`J`,
-//! read through `JsonView`). Strings cross as UTF-8: Rust passes
-//! `(pointer, length)`; the loader stages a string it returns and reports
-//! its length (`-1` for none), and [`take`] copies it in.
+//! module `e`) to read, make and write the JSON values it holds, the shared
+//! rules as exports on handles to them, an allocator with a free list per
+//! size class and a panic handler that traps. Strings cross as UTF-8: Rust
+//! passes `(pointer, length)`; the loader stages a string it returns and
+//! reports its length (`-1` for none), and [`take`] copies it in.
 
-use crate::runtime::{Event, Flag, Handle, New, Page, Runtime};
+use crate::state::{self, New};
 use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
-use core::ops::Range;
-use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
-use surfaces_core::{JsonView, Kind};
+use surfaces_core::function::{self, DateInput, DateStyle, Host, NumberOptions, Value};
+use surfaces_core::href::is_safe_href;
+use surfaces_core::{condition, json_equal, pointer, JsonView, Kind};
 
 #[link(wasm_import_module = "e")]
 extern "C" {
-    fn q(root: Handle, p: *const u8, l: usize) -> Handle;
-    fn n() -> Handle;
-    fn a(el: Handle, p: *const u8, l: usize) -> i32;
     fn r(to: *mut u8);
-    #[link_name = "A"]
-    fn set_attr(el: Handle, np: *const u8, nl: usize, vp: *const u8, vl: i32);
-    /// Sets `textContent` (`prop` 0) or `value` (1).
-    fn t(el: Handle, prop: u32, p: *const u8, l: usize);
-    /// Stages `type`.
-    fn g(el: Handle) -> i32;
-    /// `value`, as a new JSON string.
-    fn v(el: Handle) -> i32;
-    #[link_name = "V"]
-    fn number(el: Handle) -> f64;
-    fn c(el: Handle, flag: u32) -> u32;
-    #[link_name = "C"]
-    fn set_flag(el: Handle, flag: u32, on: u32);
-    fn i(p: *const u8, l: usize) -> i32;
-    /// `JSON.parse` of an element's text (`literal` 0; -1 when it does
-    /// not parse), or what a radio or option stands for (1: its
-    /// `data-ch-value` parsed, else its value as a string).
-    #[link_name = "P"]
-    fn parse(el: Handle, literal: u32) -> i32;
-    #[link_name = "B"]
-    fn expression(el: Handle, p: *const u8, l: usize) -> i32;
     #[link_name = "k"]
     fn kind(j: i32) -> u32;
     #[link_name = "f"]
@@ -60,12 +36,6 @@ extern "C" {
     fn make(kind: u32, n: f64, p: *const u8, l: usize) -> i32;
     #[link_name = "W"]
     fn assign(j: i32, p: *const u8, l: usize, index: i32, value: i32);
-    /// Navigates to (`to` 0), copies (1) or scrolls to the element with
-    /// this id (2).
-    #[link_name = "N"]
-    fn go(to: u32, p: *const u8, l: usize);
-    #[link_name = "S"]
-    fn share(tp: *const u8, tl: usize, xp: *const u8, xl: usize, up: *const u8, ul: usize);
     /// `Intl`, one entry for the function set: `kind` 0 a date (`ms`, or
     /// the ISO date `s`; `n` the style's index), 1 a number and 2 a percent
     /// (`n`, `m`: fraction digits or -1), 3 a currency (`s`); a staged
@@ -102,10 +72,11 @@ fn opt(s: Option<&str>) -> (*const u8, i32) {
     s.map_or((core::ptr::null(), -1), |s| (s.as_ptr(), s.len() as i32))
 }
 
-/// A JSON value the loader holds (an index into its value array). Values
-/// made while an event runs are dropped by the loader when it returns; the
-/// runtime keeps only those made at hydration.
+/// A JSON value the loader holds (an index into its value array). The
+/// loader drops the values made while it shows a binding or handles an
+/// event when it is done; Rust keeps none between calls.
 #[derive(Clone, Copy)]
+#[repr(transparent)]
 pub struct J(i32);
 
 fn value(j: i32) -> Option<J> {
@@ -114,10 +85,10 @@ fn value(j: i32) -> Option<J> {
 
 // SAFETY (every `unsafe` block below): the imports read only the byte
 // ranges passed to them, which are live Rust strings, and write only through `r`.
-// The methods marked `#[inline(always)]` (here, on `Browser` and in its
-// `Host`) are thin wrappers over one import: inlined, each call site is
-// smaller than a call to a wrapper (-470 B gzip together); inlining the
-// others (`as_str`, `keys`, `take`, `set_attr`) costs more.
+// The methods marked `#[inline(always)]` (here and in `Browser`'s `Host`)
+// are thin wrappers over one import: inlined, each call site is smaller
+// than a call to a wrapper; inlining the others (`as_str`, `keys`, `take`)
+// costs more.
 impl JsonView for J {
     #[inline(always)]
     fn kind(&self) -> Kind {
@@ -219,140 +190,88 @@ impl Host for Browser {
     }
 }
 
-impl Page for Browser {
-    type V = J;
-    #[inline(always)]
-    fn query(&self, root: Handle, selector: &str) -> Range<Handle> {
-        unsafe { q(root, selector.as_ptr(), selector.len())..n() }
-    }
-    #[inline(always)]
-    fn attr(&self, el: Handle, name: &str) -> Option<String> {
-        take(unsafe { a(el, name.as_ptr(), name.len()) })
-    }
-    #[inline(always)]
-    fn expression(&self, el: Handle, name: &str) -> Option<J> {
-        value(unsafe { expression(el, name.as_ptr(), name.len()) })
-    }
-    fn set_attr(&self, el: Handle, name: &str, value: Option<&str>) {
-        let (vp, vl) = opt(value);
-        unsafe { set_attr(el, name.as_ptr(), name.len(), vp, vl) }
-    }
-    #[inline(always)]
-    fn set_text(&self, el: Handle, text: &str) {
-        unsafe { t(el, 0, text.as_ptr(), text.len()) }
-    }
-    #[inline(always)]
-    fn control_type(&self, el: Handle) -> String {
-        formatted(unsafe { g(el) })
-    }
-    #[inline(always)]
-    fn value(&self, el: Handle) -> J {
-        J(unsafe { v(el) })
-    }
-    #[inline(always)]
-    fn number(&self, el: Handle) -> f64 {
-        unsafe { number(el) }
-    }
-    #[inline(always)]
-    fn set_value(&self, el: Handle, text: &str) {
-        unsafe { t(el, 1, text.as_ptr(), text.len()) }
-    }
-    #[inline(always)]
-    fn flag(&self, el: Handle, flag: Flag) -> bool {
-        unsafe { c(el, flag as u32) != 0 }
-    }
-    #[inline(always)]
-    fn set_flag(&self, el: Handle, flag: Flag, on: bool) {
-        unsafe { set_flag(el, flag as u32, on as u32) }
-    }
-    #[inline(always)]
-    fn by_id(&self, id: &str) -> Option<Handle> {
-        u32::try_from(unsafe { i(id.as_ptr(), id.len()) }).ok()
-    }
-    #[inline(always)]
-    fn literal(&self, el: Handle) -> J {
-        J(unsafe { parse(el, 1) })
-    }
-    #[inline(always)]
-    fn parse_content(&self, el: Handle) -> Option<J> {
-        value(unsafe { parse(el, 0) })
-    }
-    #[inline(always)]
-    fn make(&self, new: New<'_>) -> J {
-        let (k, n, s) = match new {
-            New::Null => (0, 0.0, ""),
-            New::Bool(b) => (1, b as u32 as f64, ""),
-            New::Num(n) => (2, n, ""),
-            New::Str(s) => (3, 0.0, s),
-        };
-        J(unsafe { make(k, n, s.as_ptr(), s.len()) })
-    }
-    #[inline(always)]
-    fn assign(&self, parent: J, key: &str, index: Option<usize>, value: J) {
-        let index = index.map_or(-1, |i| i as i32);
-        unsafe { assign(parent.0, key.as_ptr(), key.len(), index, value.0) }
-    }
-    #[inline(always)]
-    fn replace(&self, root: J, value: J) {
-        unsafe { assign(root.0, core::ptr::null(), 0, -2, value.0) }
-    }
-    #[inline(always)]
-    fn navigate(&self, href: &str) {
-        unsafe { go(0, href.as_ptr(), href.len()) }
-    }
-    #[inline(always)]
-    fn copy(&self, text: &str) {
-        unsafe { go(1, text.as_ptr(), text.len()) }
-    }
-    #[inline(always)]
-    fn share(&self, title: &str, text: &str, url: &str) {
-        unsafe {
-            share(
-                title.as_ptr(),
-                title.len(),
-                text.as_ptr(),
-                text.len(),
-                url.as_ptr(),
-                url.len(),
-            )
-        }
-    }
-    #[inline(always)]
-    fn scroll_to(&self, id: &str) {
-        unsafe { go(2, id.as_ptr(), id.len()) }
-    }
+/// A new value.
+fn new(value: New<'_>) -> J {
+    let (k, n, s) = match value {
+        New::Null => (0, 0.0, ""),
+        New::Bool(b) => (1, b as u32 as f64, ""),
+        New::Num(n) => (2, n, ""),
+        New::Str(s) => (3, 0.0, s),
+    };
+    J(unsafe { make(k, n, s.as_ptr(), s.len()) })
 }
 
-/// A static the single-threaded module owns.
-struct Global<T>(UnsafeCell<T>);
-// SAFETY: wasm32 without threads: one thread touches these.
-unsafe impl<T> Sync for Global<T> {}
+// The exports: the shared rules, asked for by the loader on values it holds
+// (handles into its value array; none is -1).
 
-static RUNTIME: Global<Option<Runtime<J>>> = Global(UnsafeCell::new(None));
-
-/// Hydrates every surface on the page.
+/// A literal, binding or call (SPEC.md section 3) computed against
+/// `state`: a new value, or -1 when it does not follow section 3.
 #[no_mangle]
-pub extern "C" fn h() {
-    // SAFETY: the loader calls `h` once, before any event. Written without
-    // dropping the `None` it replaces, so the module holds no drop code for
-    // a runtime, which lives as long as the page.
-    unsafe { RUNTIME.0.get().write(Some(Runtime::hydrate(&Browser))) }
+pub extern "C" fn c(state: J, e: J) -> i32 {
+    function::evaluate(&e, &state, &Browser).map_or(-1, |v| state::value(v, new).0)
 }
 
-/// One delegated event (`kind` 0: input, 1: click) at handle `el`; 1 when handled.
+/// A value as text (`Value::to_text`: strings as they are, numbers as
+/// `String()`, booleans; else empty): a new string.
 #[no_mangle]
-pub extern "C" fn e(kind: u32, el: Handle) -> u32 {
-    // SAFETY: events arrive one at a time and none of the imports an event
-    // calls dispatches another synchronously.
-    let Some(rt) = (unsafe { &*RUNTIME.0.get() }) else {
-        return 0;
-    };
-    let event = if kind == 0 {
-        Event::Input
-    } else {
-        Event::Click
-    };
-    rt.event(&Browser, event, el) as u32
+pub extern "C" fn x(v: J) -> i32 {
+    new(New::Str(&Value::Data(v).to_text(&Browser))).0
+}
+
+/// Whether a condition (SPEC.md section 4) holds against `state`.
+#[no_mangle]
+pub extern "C" fn v(state: J, condition: J) -> bool {
+    condition::evaluate(&condition, &state) == Some(true)
+}
+
+/// Whether a check fails against `state` (one that does not follow
+/// section 3 does not fail).
+#[no_mangle]
+pub extern "C" fn k(state: J, check: J) -> bool {
+    function::run_check(&check, &state, &Browser) == Some(false)
+}
+
+/// What the pointer `path` (a string) addresses in `root`: null when it
+/// is missing, invalid or unsafe.
+#[no_mangle]
+pub extern "C" fn g(root: J, path: J) -> J {
+    path.as_str()
+        .and_then(|p| pointer::resolve(&root, &p))
+        .unwrap_or_else(|| new(New::Null))
+}
+
+/// Writes a deep copy of `value` at the pointer `path` in `state`
+/// ([`state::place`]); whether it was written.
+#[no_mangle]
+pub extern "C" fn w(state: J, path: J, value: J) -> bool {
+    path.as_str().is_some_and(|p| {
+        state::place(&state, &p, |at, key, index| {
+            let (at, p, l, index) = match (at, index) {
+                (None, _) => (state, core::ptr::null(), 0, -2),
+                (Some(at), Some(i)) => (at, core::ptr::null(), 0, i as i32),
+                (Some(at), None) => (at, key.as_ptr(), key.len(), -1),
+            };
+            unsafe { assign(at.0, p, l, index, value.0) }
+        })
+    })
+}
+
+/// JSON equality (`1 == 1.0`).
+#[no_mangle]
+pub extern "C" fn q(a: J, b: J) -> bool {
+    json_equal(&a, &b)
+}
+
+/// Whether a string is a safe href (SPEC.md section 5).
+#[no_mangle]
+pub extern "C" fn s(href: J) -> bool {
+    href.as_str().is_some_and(|h| is_safe_href(&h))
+}
+
+/// Whether a string is a JSON Pointer without prototype segments.
+#[no_mangle]
+pub extern "C" fn p(path: J) -> bool {
+    path.as_str().is_some_and(|p| pointer::check(&p).is_ok())
 }
 
 #[panic_handler]
