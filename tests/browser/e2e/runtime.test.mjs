@@ -71,6 +71,10 @@ for (const name of ['bindings', 'functions', 'checks', 'multi', 'proto', 'csp', 
   pages[`/strict/${name}.html`] = pageHtml(fragment);
 }
 pages['/p/hrefs.html'] = pageHtml(hrefsFragment());
+// An expression nested 20,000 deep (a JSON Pointer at the bottom): nothing
+// the runtime does with it may recurse.
+const DEEP = '{"a":'.repeat(20000) + '{"path":"/note"}' + '}'.repeat(20000);
+pages['/p/rules.html'] = pageHtml(readFileSync(join(fixtures, 'rules.html'), 'utf8').replace('"DEEP"', `"${escapeAttr(DEEP)}"`));
 pages['/p/landing.html'] = '<!doctype html><title>landing</title><p id="landed">landed</p>';
 
 before(async () => {
@@ -239,6 +243,64 @@ test('data-ch-attr: aria-*, data-*, disabled, value and checked are set; on*, st
   const refused = await page.locator('#refused-attrs').evaluate((e) => e.getAttributeNames().sort());
   assert.deepEqual(refused, ['data-ch-attr', 'data-note', 'id']);
   assert.equal(await attr(page, '#refused-attrs', 'data-note'), 'hi');
+});
+
+test('data-ch-attr: the allowlist holds exactly, in lower case; null removes; only an object sets attributes', async () => {
+  const { page, errors } = await open('/p/rules.html');
+  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  assert.equal(await attr(page, '#allowed', 'aria-pressed'), 'true');
+  assert.equal(await attr(page, '#allowed', 'aria-label'), 'hi');
+  assert.equal(await attr(page, '#allowed', 'data-plan-2'), 'basic');
+  assert.equal(await attr(page, '#allowed', 'data-count'), '3', 'numbers as text');
+  assert.equal(await attr(page, '#allowed', 'data-gone'), null, 'null removes the attribute');
+  assert.equal(await attr(page, '#allowed', 'href'), '/pricing');
+  const refused = await page.locator('#refused').evaluate((e) => e.getAttributeNames().sort());
+  assert.deepEqual(refused, ['data-ch-attr', 'id'], '19 names off the allowlist');
+  const list = await page.locator('#not-an-object').evaluate((e) => e.getAttributeNames().sort());
+  assert.deepEqual(list, ['data-ch-attr', 'id']);
+  assert.deepEqual(errors, []);
+});
+
+test('models: a textarea and an email field write strings, a multiple select its first chosen option; an option may carry its own binding', async () => {
+  const { page, errors } = await open('/p/rules.html');
+  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  await page.locator('#bio').fill('line one\nline two');
+  assert.equal(await text(page, '#bio-text'), 'line one\nline two');
+  await page.locator('#mail').fill('ada@example');
+  assert.equal(await text(page, '#mail-text'), 'ada@example');
+  await page.selectOption('#picks', ['x', 'z']);
+  assert.equal(await text(page, '#picks-text'), 'x');
+  await page.selectOption('#picks', []);
+  assert.equal(await text(page, '#picks-text'), '', 'nothing chosen writes null');
+  // The second option shows /label and is still one of the select's options.
+  assert.equal(await text(page, '#pick-b'), 'Bee');
+  await page.selectOption('#pick', 'b');
+  assert.equal(await text(page, '#pick-text'), 'b');
+  await page.selectOption('#pick', 'a');
+  await page.click('#pick-set-b');
+  assert.equal(await page.locator('#pick').inputValue(), 'b', 'the state selects the bound option');
+  assert.deepEqual(errors, []);
+});
+
+test('updates: what a binding reads is found at any depth, and overlaps segment-wise', async () => {
+  const { page, errors } = await open('/p/rules.html');
+  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  assert.equal(await text(page, '#deep'), '', 'an object shows as nothing');
+  // A value typed without an input event: only a re-applied binding resets it.
+  const typeSilently = () => page.locator('#near').evaluate((e) => (e.value = 'typed'));
+  await typeSilently();
+  await page.click('#plus'); // writes /seats: /seatsMax is another segment
+  assert.equal(await page.locator('#near').inputValue(), 'typed');
+  await page.click('#max-plus'); // writes /seatsMax: re-applied
+  assert.equal(await page.locator('#near').inputValue(), '10');
+  await page.click('#set-c');
+  assert.equal(await text(page, '#joined'), 'hi inner', 'a read inside a call, written at its pointer');
+  await page.click('#set-b');
+  assert.equal(await text(page, '#joined'), 'hi whole', 'written at a parent');
+  await page.locator('#mail-check').fill('x');
+  assert.equal(await text(page, '#mail-msg'), 'Enter an email address', 'the first id, after white space');
+  assert.equal(await text(page, '#other-msg'), '');
+  assert.deepEqual(errors, []);
 });
 
 test('functions: Intl formatting in two locales and the rest of the set', async () => {
