@@ -131,8 +131,9 @@ const attr = (el, name, v) => el.getAttribute(name) !== v && (v == null ? el.rem
 const text = (h) => Z[E.x(h)];
 // What a radio or option stands for: its data-ch-value parsed, else its value.
 const literal = (o) => parse(o.getAttribute("data-ch-value") ?? "-", o.value);
-// Whether what an update wrote at `w` can change what a binding reads at
-// `r`: one is the other or lies inside it, segment-wise (/a and /ab do not).
+// Whether pointer `b` is `a` or lies inside it, segment-wise (/ab is not
+// inside /a). A write at w can change what a binding reads at r when either
+// lies within the other.
 const within = (a, b) => b.startsWith(a) && (b.length == a.length || b[a.length] == "/");
 // "One or a list" (actions, checks).
 const list = (x) => (Array.isArray(x) ? x : [x]);
@@ -140,8 +141,7 @@ const list = (x) => (Array.isArray(x) ? x : [x]);
 // Shows binding `b` of surface `s`; `source` is the field being typed in
 // (left alone), `changed` false at hydration (checks wait for a change).
 const apply = (s, b, source, changed) => {
-  const n = Z.length, el = b.e, st = s.t;
-  const k = b.k;
+  const n = Z.length, el = b.e, st = s.t, k = b.k;
   if (k < 1) {
     // A binding that does not follow section 3 leaves the text as rendered.
     const h = E.c(st, b.h);

@@ -168,19 +168,20 @@
 //!
 //! | measure | ours (ms) | petite-vue (ms) | ours / petite-vue |
 //! |---|---|---|---|
-//! | hydrate (import to all surfaces hydrated) | 352.1 | 628.6 | 0.56 |
-//! | update (`input` on a slider to its 100 bindings updated) | 0.8 | 0.8 | 1.00 |
+//! | hydrate (import to all surfaces hydrated) | 318.9 | 583.5 | 0.55 |
+//! | update (`input` on a slider to its 100 bindings updated) | 0.7 | 0.6 | 1.17 |
 //!
-//! Every read of a value crosses to the loader, and strings cross through
-//! `TextDecoder`/`TextEncoder`. The loader decodes the strings of the
-//! module's data segment (names such as `path`, `call`, `args`: from 1 MiB,
-//! past the stack, to `__data_end`, never rewritten) once and keeps them,
-//! which took an update from 1.7 to 0.8 ms for 58 B gzip. Of our
-//! hydration, about 90 ms was fetching and compiling the wasm. Intl
-//! formatters are built once per kind, locale and options; other strings cross
-//! through one reused scratch buffer. Run it with
-//! `node crates/interaction-runtime/bench/run.mjs [page loads]` after
-//! `scripts/build` (or with `SURFACE_SITE` naming a built runtime folder).
+//! Of our hydration, about 95 ms is fetching and compiling the wasm. An
+//! update's time goes mostly to the DOM writes and to strings crossing
+//! through `TextEncoder`/`TextDecoder` (a bound pointer is read by Rust, a
+//! shown text made by it). The loader decodes the strings of the module's
+//! data segment (names such as `path`, `call`, `args`: below
+//! `__data_end`, never rewritten) once and keeps them, which took an
+//! update from 1.7 to 0.8 ms. Intl formatters are built once per kind,
+//! locale and options; other strings cross through one reused scratch
+//! buffer. Run it with `node crates/interaction-runtime/bench/run.mjs [page
+//! loads]` after `scripts/build` (or with `SURFACE_SITE` naming a built
+//! runtime folder).
 #![cfg_attr(target_arch = "wasm32", no_std)]
 extern crate alloc;
 
