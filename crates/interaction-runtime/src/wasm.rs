@@ -147,7 +147,7 @@ fn intl(kind: u32, value: f64, n: i32, m: i32, text: Option<&str>, locale: Optio
     unsafe { intl_call(kind, value, n, m, sp, sl, lp, ll) }
 }
 
-/// A staged string, empty for none (`Intl` could not format; no `type`).
+/// A staged string, empty for none (`Intl` could not format it).
 fn formatted(len: i32) -> String {
     take(len).unwrap_or_default()
 }
