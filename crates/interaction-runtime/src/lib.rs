@@ -79,9 +79,9 @@
 //!
 //! ```text
 //! cargo build --release --target wasm32-unknown-unknown -p interaction-runtime
-//! wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
-//!   --strip-target-features $TARGET/wasm32-unknown-unknown/release/interaction_runtime.wasm \
-//!   -o $OUT/surface.wasm
+//! wasm-opt --flatten --rereloop -Oz -Oz --converge --low-memory-unused --strip-debug \
+//!   --strip-producers --strip-target-features \
+//!   $TARGET/wasm32-unknown-unknown/release/interaction_runtime.wasm -o $OUT/surface.wasm
 //! esbuild --minify --format=esm --define:WASM='"surface.wasm"' \
 //!   crates/interaction-runtime/js/surface.js --outfile=$OUT/surface.js
 //! ```
@@ -89,7 +89,9 @@
 //! `build.rs` links the module with its stack after its data
 //! (`--no-stack-first`): static strings then sit below 2 KiB, where their
 //! addresses are two-byte constants (-60 B gzip), and the loader knows one
-//! by its address alone. The loader finds its wasm as
+//! by its address alone. Nothing lives below 1 KiB then, which is what
+//! wasm-opt's `--low-memory-unused` assumes to fold more address
+//! arithmetic into loads and stores (-48 B). The loader finds its wasm as
 //! `new URL(WASM, import.meta.url)`; `WASM` is the define above, so hashing
 //! the wasm name afterwards (`sed` over the minified loader) or passing the
 //! hashed name to `--define` both work. The loader exports nothing and
@@ -101,34 +103,36 @@
 //! `panic = "abort"`), `#![no_std]` on wasm32, a free list per power-of-two
 //! size class as the allocator (in `src/wasm.rs`: freed blocks are reused,
 //! so memory stays flat however many events run), a panic handler that
-//! traps, wasm-opt `-Oz` after `--flatten --rereloop`; measured as the
+//! traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
+//! `--low-memory-unused`; measured as the
 //! size-budget check does (hashed files, Node's zlib):
 //!
 //! | file | raw | gzip -9 | brotli 11 |
 //! |---|---|---|---|
-//! | `surface.<hash>.js` (loader) | 5,708 | 2,854 | 2,593 |
-//! | `surface.<hash>.wasm` | 16,209 | 8,174 | 7,265 |
-//! | together | 21,917 | 11,028 | 9,858 |
+//! | `surface.<hash>.js` (loader) | 5,708 | 2,853 | 2,587 |
+//! | `surface.<hash>.wasm` | 16,102 | 8,126 | 7,235 |
+//! | together | 21,810 | 10,979 | 9,822 |
 //!
 //! It was 12,919 B gzip, 631 B over the budget, while the page's own work
 //! was in Rust too: every DOM read and write then crossed to the loader
 //! through an import, and the code around each crossing (strings passed
 //! both ways, handles registered, results matched) cost more in wasm than
 //! the DOM call it made costs in JavaScript. Moving that work to the loader
-//! took 2,830 B off the wasm for 1,147 B more loader. Where the wasm's
+//! took 2,830 B off the wasm for 1,147 B more loader; the link and wasm-opt
+//! flags above another 108 B. Where the wasm's
 //! bytes go now (`twiggy top`, wasm-opt'd with names kept; functions called
 //! once are inlined into their caller, so `call_level` holds the whole
 //! function set with its Intl call, and the one-letter exports their rule):
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           4827 ┊ surfaces_core::function::call_level
+//!           4765 ┊ surfaces_core::function::call_level
 //!           1495 ┊ data segment ".rodata" (names, the function table)
 //!            960 ┊ surfaces_core::condition::evaluate_level
-//!            830 ┊ surfaces_core::view::json_equal
+//!            818 ┊ surfaces_core::view::json_equal
 //!            579 ┊ surfaces_core::pointer::parse
-//!            561 ┊ w (state::place)
 //!            554 ┊ s (href::is_safe_href)
+//!            537 ┊ w (state::place)
 //!            387 ┊ alloc::raw_vec::RawVecInner::grow_amortized
 //! ```
 //!
