@@ -102,7 +102,8 @@
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
 //! `panic = "abort"`), `#![no_std]` on wasm32, a free list per power-of-two
 //! size class as the allocator (in `src/wasm.rs`: freed blocks are reused,
-//! so memory stays flat however many events run), a panic handler that
+//! so memory stays flat however many events run; a browser test runs 3,000
+//! rounds of five events and fails if the memory grew), a panic handler that
 //! traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
 //! `--low-memory-unused`; measured as the
 //! size-budget check does (hashed files, Node's zlib):

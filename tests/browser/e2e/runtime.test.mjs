@@ -303,6 +303,36 @@ test('updates: what a binding reads is found at any depth, and overlaps segment-
   assert.deepEqual(errors, []);
 });
 
+test('memory stays flat: thousands of events reuse what earlier events freed', async () => {
+  const page = await browser.newPage();
+  // Keep the module's exports to read its memory size (the loader exports nothing).
+  await page.addInitScript(() => {
+    const instantiate = WebAssembly.instantiate;
+    WebAssembly.instantiate = (...args) => instantiate(...args).then((r) => ((window.__wasm = r.instance.exports), r));
+  });
+  await page.goto(server.origin + '/p/bindings.html');
+  await page.waitForFunction(() => window.__wasm && document.getElementById('seats-text').textContent === '3');
+  const round = (n) =>
+    page.evaluate((n) => {
+      const $ = (id) => document.getElementById(id);
+      for (let i = 0; i < n; i++) {
+        $('seats').value = String(1 + (i % 40));
+        $('seats').dispatchEvent(new Event('input', { bubbles: true }));
+        $('note').value = 'typed ' + 'x'.repeat(i % 300);
+        $('note').dispatchEvent(new Event('input', { bubbles: true }));
+        $(i % 2 ? 'yearly' : 'monthly').click();
+        $(i % 3 ? 'plus' : 'reset-all').click();
+        $('toggle').click();
+      }
+      return window.__wasm.memory.buffer.byteLength;
+    }, n);
+  const warmed = await round(200);
+  const after = await round(3000);
+  assert.equal(after, warmed, `memory grew from ${warmed} to ${after} bytes`);
+  assert.equal(await text(page, '#note-text'), 'typed ' + 'x'.repeat(2999 % 300));
+  await page.close();
+});
+
 test('functions: Intl formatting in two locales and the rest of the set', async () => {
   const { page } = await open('/p/functions.html', { ready: '#price' });
   const expected = await page.evaluate(() => ({
