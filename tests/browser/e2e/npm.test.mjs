@@ -52,6 +52,19 @@ test('package.json maps ./validator, ./stream, ./render and ./morph to typed ES 
   for (const [name] of entries) assert.equal(pkg.exports[`./${name}`].types, `./${name}.d.ts`);
 });
 
+test('./runtime is the published-page runtime: its manifest names the hashed files beside it', { skip: held('runtime') }, () => {
+  const manifest = join(root, 'npm', pkg.exports['./runtime']);
+  const names = JSON.parse(readFileSync(manifest, 'utf8'));
+  assert.deepEqual(Object.keys(names).sort(), ['surface.js', 'surface.wasm']);
+  const dir = join(manifest, '..');
+  const loader = readFileSync(join(dir, names['surface.js']), 'utf8');
+  assert.match(names['surface.wasm'], /^surface\.[0-9a-f]{10}\.wasm$/);
+  assert.ok(loader.includes(`"${names['surface.wasm']}"`), 'the loader loads the hashed wasm');
+  const wasm = readFileSync(join(dir, names['surface.wasm']));
+  assert.ok(WebAssembly.validate(wasm));
+  assert.equal(pkg.exports['./runtime/*'], './dist/site/*');
+});
+
 for (const [name, file] of entries) {
   if (calls[name]) {
     test(`${name}: init() then a named export, in Node`, async () => {
