@@ -76,9 +76,13 @@ const imports = {
   // ...made (0 null, 1 boolean, 2 number, 3 string)...
   M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : str(p, l)),
   // ...and written, as a copy: into an array item (i >= 0), an object member (-1) or the whole (-2).
+  // A value too deep to copy is not written. (No import throws: an exception
+  // would unwind the module's frames without restoring its stack pointer.)
   W: (j, p, l, i, v) => {
-    v = structuredClone(Z[v]);
-    i < -1 ? (Z[j] = v) : i < 0 ? (Z[j][str(p, l)] = v) : (Z[j][i] = v);
+    try {
+      v = structuredClone(Z[v]);
+      i < -1 ? (Z[j] = v) : i < 0 ? (Z[j][str(p, l)] = v) : (Z[j][i] = v);
+    } catch {}
   },
   // Intl: 0 a date (epoch ms v, or the ISO date s; n the dateStyle's index),
   // 1 a number, 2 a percent (n, m: fraction digits or -1), 3 a currency s;
@@ -311,7 +315,7 @@ const start = async () => {
   ["input", "click"].forEach((type, click) =>
     d.addEventListener(type, (ev) => {
       // Values made while the event runs are dropped after it, even when
-      // it throws (a value too deep for structuredClone is not written).
+      // it throws.
       const n = Z.length;
       try {
         for (let el = ev.target, e, v; el; el = el.parentNode)

@@ -74,7 +74,14 @@ pages['/p/hrefs.html'] = pageHtml(hrefsFragment());
 // An expression nested 20,000 deep (a JSON Pointer at the bottom): nothing
 // the runtime does with it may recurse.
 const DEEP = '{"a":'.repeat(20000) + '{"path":"/note"}' + '}'.repeat(20000);
-pages['/p/rules.html'] = pageHtml(readFileSync(join(fixtures, 'rules.html'), 'utf8').replace('"DEEP"', `"${escapeAttr(DEEP)}"`));
+// A set action whose value is a list nested 200,000 deep: too deep for the
+// browser to copy into the state.
+const SET_DEEP = JSON.stringify({ action: 'set', path: '/b' }).replace('}', `,"value":${'['.repeat(200000)}${']'.repeat(200000)}}`);
+pages['/p/rules.html'] = pageHtml(
+  readFileSync(join(fixtures, 'rules.html'), 'utf8')
+    .replace('"DEEP"', `"${escapeAttr(DEEP)}"`)
+    .replace('"SET_DEEP"', `"${escapeAttr(SET_DEEP)}"`),
+);
 pages['/p/landing.html'] = '<!doctype html><title>landing</title><p id="landed">landed</p>';
 
 before(async () => {
@@ -282,7 +289,7 @@ test('models: a textarea and an email field write strings, a multiple select its
   assert.deepEqual(errors, []);
 });
 
-test('updates: what a binding reads is found at any depth, and overlaps segment-wise', async () => {
+test('updates: reads found at any depth, overlapping segment-wise; a value too deep to copy is refused and the runtime goes on', async () => {
   const { page, errors } = await open('/p/rules.html');
   await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
   assert.equal(await text(page, '#deep'), '', 'an object shows as nothing');
@@ -297,6 +304,10 @@ test('updates: what a binding reads is found at any depth, and overlaps segment-
   assert.equal(await text(page, '#joined'), 'hi inner', 'a read inside a call, written at its pointer');
   await page.click('#set-b');
   assert.equal(await text(page, '#joined'), 'hi whole', 'written at a parent');
+  for (let i = 0; i < 20; i++) await page.click('#set-deep');
+  assert.equal(await text(page, '#joined'), 'hi whole', 'a value too deep to copy is not written');
+  await page.click('#set-c');
+  assert.equal(await text(page, '#joined'), 'hi inner', 'and the runtime goes on');
   await page.locator('#mail-check').fill('x');
   assert.equal(await text(page, '#mail-msg'), 'Enter an email address', 'the first id, after white space');
   assert.equal(await text(page, '#other-msg'), '');
