@@ -22,7 +22,7 @@
 // call (-1: it does not follow SPEC.md section 3); x(v) makes v's text; v(state,
 // condition) whether it holds; k(state, check) whether it fails; g(root, path)
 // what the pointer addresses (null when missing, invalid or unsafe); w(state,
-// path, value) writes a copy there (1: written); q(a, b) JSON equality; s(href)
+// path, value) writes a copy there (1: the place exists); q(a, b) JSON equality; s(href)
 // the safe-href rule; p(path) whether a pointer is valid and safe.
 
 const d = document;

@@ -241,7 +241,8 @@ pub extern "C" fn g(root: J, path: J) -> J {
 }
 
 /// Writes a deep copy of `value` at the pointer `path` in `state`
-/// ([`state::place`]); whether it was written.
+/// ([`state::place`]); whether that place exists (the loader leaves out a
+/// value too deep to copy).
 #[no_mangle]
 pub extern "C" fn w(state: J, path: J, value: J) -> bool {
     path.as_str().is_some_and(|p| {
