@@ -133,6 +133,8 @@ const attribute = (el, name, s = el.getAttribute("data-ch-" + name)) =>
 const set = (el, name, v) => el[name] !== v && (el[name] = v);
 const attr = (el, name, v) => el.getAttribute(name) !== v && (v == null ? el.removeAttribute(name) : el.setAttribute(name, v));
 const text = (h) => Z[E.x(h)];
+// The safe-href rule (SPEC.md section 5), on a string.
+const safe = (href) => E.s(put(href));
 // What a radio or option stands for: its data-ch-value parsed, else its value.
 const literal = (o) => parse(o.getAttribute("data-ch-value") ?? "-", o.value);
 // Whether pointer `b` is `a` or lies inside it, segment-wise (/ab is not
@@ -165,7 +167,7 @@ const apply = (s, b, source, changed) => {
             : name == "disabled"
               ? attr(el, name, v ? "" : null)
               : name == "href"
-                ? E.s(put(t)) && attr(el, name, t)
+                ? safe(t) && attr(el, name, t)
                 : /^(aria|data)-[a-z0-9-]+$/.test(name) && attr(el, name, v === null ? null : t);
       }
   } else if (k < 3) attr(el, "hidden", E.v(st, b.h) ? null : "");
@@ -205,7 +207,6 @@ const run = (s, a) => {
   // A computed field as text; empty when absent.
   const shown = (x, h = x === undefined ? -1 : E.c(s.t, put(x))) => (h < 0 ? "" : text(h));
   const current = () => Z[E.g(s.t, put(path))];
-  const safe = (h) => E.s(put(h));
   let v; // what set, toggle, increment and reset write at the path
   switch (a.action) {
     case "set":
