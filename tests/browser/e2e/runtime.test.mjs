@@ -123,6 +123,13 @@ async function open(path, { ready = '#plus', context } = {}) {
   return { page, consoleMessages, errors, dialogs, ready };
 }
 
+/** The rules page, once hydrated (past its 20,000-deep expression). */
+async function openRules() {
+  const opened = await open('/p/rules.html');
+  await opened.page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  return opened;
+}
+
 const text = (page, sel) => page.locator(sel).textContent();
 const hidden = (page, sel) => page.locator(sel).evaluate((e) => e.hidden);
 const attr = (page, sel, name) => page.locator(sel).getAttribute(name);
@@ -253,8 +260,7 @@ test('data-ch-attr: aria-*, data-*, disabled, value and checked are set; on*, st
 });
 
 test('data-ch-attr: the allowlist holds exactly, in lower case; null removes; only an object sets attributes', async () => {
-  const { page, errors } = await open('/p/rules.html');
-  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  const { page, errors } = await openRules();
   assert.equal(await attr(page, '#allowed', 'aria-pressed'), 'true');
   assert.equal(await attr(page, '#allowed', 'aria-label'), 'hi');
   assert.equal(await attr(page, '#allowed', 'data-plan-2'), 'basic');
@@ -269,8 +275,7 @@ test('data-ch-attr: the allowlist holds exactly, in lower case; null removes; on
 });
 
 test('models: a textarea and an email field write strings, a multiple select its first chosen option; an option may carry its own binding', async () => {
-  const { page, errors } = await open('/p/rules.html');
-  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  const { page, errors } = await openRules();
   await page.locator('#bio').fill('line one\nline two');
   assert.equal(await text(page, '#bio-text'), 'line one\nline two');
   await page.locator('#mail').fill('ada@example');
@@ -290,8 +295,7 @@ test('models: a textarea and an email field write strings, a multiple select its
 });
 
 test('updates: reads found at any depth, overlapping segment-wise; a value too deep to copy is refused and the runtime goes on', async () => {
-  const { page, errors } = await open('/p/rules.html');
-  await page.waitForFunction(() => document.getElementById('after-deep').textContent === 'hi');
+  const { page, errors } = await openRules();
   assert.equal(await text(page, '#deep'), '', 'an object shows as nothing');
   // A value typed without an input event: only a re-applied binding resets it.
   const typeSilently = () => page.locator('#near').evaluate((e) => (e.value = 'typed'));
