@@ -16,7 +16,7 @@ import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../../..');
-const pairs = join(root, '../shared/conformance/idiomorph-perf');
+const pairs = join(root, 'tests/conformance/idiomorph-perf');
 const dist = process.env.MORPH_DIST ?? join(root, 'npm/dist/morph');
 const iterations = Number(process.argv[2] ?? 25);
 

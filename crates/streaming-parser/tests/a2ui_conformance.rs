@@ -1,5 +1,5 @@
 //! A2UI's own conformance suites (`parser.yaml`, `streaming_parser.yaml`),
-//! read from the shared checkout and run against [`streaming_parser::a2ui`].
+//! vendored in `tests/conformance/a2ui-v0.9/` and run against [`streaming_parser::a2ui`].
 //! Prints the pass counts; fails if fewer cases pass than recorded here
 //! (today every case of both suites, v0.8 and v0.9).
 
@@ -8,10 +8,10 @@ use streaming_parser::a2ui::{fix_payload, has_parts, parse_full, A2uiStream, Par
 
 fn suite(name: &str) -> Vec<Value> {
     let path = format!(
-        "{}/../../../shared/conformance/a2ui/conformance/suites/{name}",
+        "{}/../../tests/conformance/a2ui-v0.9/suites/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let text = std::fs::read_to_string(&path).expect("the A2UI conformance suite is checked out");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_yaml::from_str(&text).expect("the suite is YAML")
 }
 

@@ -1,4 +1,4 @@
-//! The json-patch-tests conformance suite, read from shared/conformance.
+//! The json-patch-tests conformance suite, vendored in `tests/conformance/json-patch-tests/`.
 
 use serde_json::Value;
 use validator_wasm::patch::{apply_patch, apply_patch_in_place};
@@ -6,7 +6,7 @@ use validator_wasm::patch::{apply_patch, apply_patch_in_place};
 fn run(file: &str) -> usize {
     let path = [
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/conformance/json-patch-tests/",
+        "/../../tests/conformance/json-patch-tests/",
         file,
     ]
     .concat();

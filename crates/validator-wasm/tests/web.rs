@@ -138,8 +138,8 @@ fn fixtures_agree_with_the_native_core() {
 #[wasm_bindgen_test]
 fn json_patch_suite_through_apply_patch() {
     for text in [
-        include_str!("../../../../shared/conformance/json-patch-tests/tests.json"),
-        include_str!("../../../../shared/conformance/json-patch-tests/spec_tests.json"),
+        include_str!("../../../tests/conformance/json-patch-tests/tests.json"),
+        include_str!("../../../tests/conformance/json-patch-tests/spec_tests.json"),
     ] {
         for case in parse(text).as_array().into_iter().flatten() {
             if case["disabled"] == true {

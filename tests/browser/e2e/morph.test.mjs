@@ -14,7 +14,7 @@ import { join, relative, resolve } from 'node:path';
 import { launch, startServer, root } from './harness.mjs';
 
 const dir = resolve(root, process.env.MORPH_DIR ?? 'npm/dist/morph');
-const pairsDir = join(root, '../shared/conformance/morphdom-autotest');
+const pairsDir = join(root, 'tests/conformance/morphdom-autotest');
 const pair = (name) => ['from', 'to'].map((side) => readFileSync(join(pairsDir, name, `${side}.html`), 'utf8'));
 const PAIRS = readdirSync(pairsDir).filter((n) => statSync(join(pairsDir, n)).isDirectory());
 
