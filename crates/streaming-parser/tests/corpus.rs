@@ -5,6 +5,7 @@
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use serde_json::{Map, Value};
 use streaming_parser::MarkdownStream;
+use testkit::Rng;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
@@ -22,20 +23,6 @@ fn corpus() -> Vec<(String, Vec<u8>)> {
         .collect();
     assert!(corpus.len() >= 100, "at least 100 answers");
     corpus
-}
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// Feeds `bytes` cut at `cuts`; returns the final document and every change.
@@ -155,7 +142,7 @@ fn assert_same(name: &str, how: &str, whole: &Value, other: &Value) {
 
 #[test]
 fn every_chunking_yields_the_same_final_blocks() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for (name, bytes) in corpus() {
         let (whole, _) = feed(&bytes, &[]);
         if bytes.len() <= 800 {
@@ -336,14 +323,14 @@ fn arbitrary_input_never_panics_and_stays_chunk_invariant() {
         "```surface {\"id\":\"a\"}\n",
         "{\"id\":\"root\",\"component\":\"Stack\",\"props\":{\"text\":\"x",
     ];
-    let mut rng = Rng(42);
+    let mut rng = Rng::new(42);
     for _ in 0..1500 {
         let mut bytes = Vec::new();
         for _ in 0..rng.below(60) {
             if rng.below(10) == 0 {
-                bytes.push(rng.next() as u8);
+                bytes.push(rng.next_u64() as u8);
             } else {
-                bytes.extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes());
+                bytes.extend_from_slice(rng.pick(&PIECES).as_bytes());
             }
         }
         let (whole, _) = feed(&bytes, &[]);

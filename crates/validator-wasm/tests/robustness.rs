@@ -3,28 +3,11 @@
 
 use serde_json::{json, Map, Value};
 use surfaces_core::function::{evaluate, PlainHost};
+use testkit::Rng;
 use validator_wasm::markdown::validate_markdown;
 use validator_wasm::patch::apply_patch;
 use validator_wasm::pipeline::patch;
 use validator_wasm::{parse_document, validate_surface, validate_surface_text, Catalog};
-
-/// xorshift64*: deterministic, so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const KEYS: [&str; 40] = [
     "id",
@@ -154,7 +137,7 @@ fn random_surface(rng: &mut Rng) -> Value {
 #[test]
 fn random_input_never_panics() {
     let catalog = Catalog::default_blog();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..3000 {
         let doc = if rng.below(2) == 0 {
             random_surface(&mut rng)
