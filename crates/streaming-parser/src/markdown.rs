@@ -437,20 +437,28 @@ impl MarkdownStream {
                 block.fence = Some((open.marker, open.len));
                 block.lang = open.lang().map(String::from);
                 if kind == Kind::Surface {
-                    let mut body = Surface::default();
+                    let mut refusal = None;
                     match surface_info(&open) {
                         Some(Ok(info)) => {
                             block.surface_id = Some(info.id);
                             block.catalog = info.catalog;
                         }
-                        Some(Err(e)) => body.refused.push(Refusal {
-                            line: self.line_no,
-                            code: e.code(),
-                            message: String::from(e.message()),
-                            path: String::new(),
-                        }),
+                        Some(Err(e)) => {
+                            refusal = Some(Refusal {
+                                line: self.line_no,
+                                code: e.code(),
+                                message: String::from(e.message()),
+                                path: String::new(),
+                            })
+                        }
                         None => {}
                     }
+                    let mut body = Surface::new(
+                        block.surface_id.clone(),
+                        block.catalog.clone(),
+                        self.line_no,
+                    );
+                    body.refused.extend(refusal);
                     block.surface = Some(body);
                 }
                 self.push_block(block);
@@ -498,7 +506,7 @@ impl MarkdownStream {
             if closes_fence(marker, len, line) {
                 b.closed = true;
                 if let Some(s) = b.surface.as_mut() {
-                    s.close(b.surface_id.as_deref(), b.catalog.as_deref(), &catalog);
+                    s.close(&catalog);
                 }
             } else if let Some(s) = b.surface.as_mut() {
                 s.commit_line(line_no, line, &catalog);
@@ -638,7 +646,7 @@ impl MarkdownStream {
             let empty = Surface::default();
             let s = body.unwrap_or(&empty);
             out.insert("components".into(), json!(s.components));
-            out.insert("data".into(), Value::Object(s.data.clone()));
+            out.insert("data".into(), Value::Object(s.data()));
             out.insert(
                 "refused".into(),
                 Value::Array(s.refused.iter().map(Refusal::to_json).collect()),
@@ -880,7 +888,7 @@ impl MarkdownStream {
                 change.insert("issues".into(), issues);
             }
             if new.data_revision != old.data_revision {
-                change.insert("data".into(), Value::Object(s.data.clone()));
+                change.insert("data".into(), Value::Object(s.data()));
             }
         }
         if new.kind == Kind::Surface && new.ghost != old.ghost {

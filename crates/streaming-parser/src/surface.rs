@@ -13,16 +13,13 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 use surfaces_core::fence::is_component_id;
-use validator_wasm::markdown::merge_patch;
-use validator_wasm::surface::{
-    validate_component, validate_surface_in, Place, MAX_COMPONENTS, MAX_DATA_BYTES,
-};
+use validator_wasm::markdown::{AddedLine, FencedSurface};
+use validator_wasm::surface::{validate_component, MAX_COMPONENTS};
 use validator_wasm::{Catalog, Issue, Severity};
 
 use crate::partial::{is_display_key, top_members};
 
-/// A line longer than this (in bytes) is refused unread (`line_too_long`).
-pub const LINE_LIMIT: usize = 256 * 1024;
+pub use validator_wasm::markdown::LINE_LIMIT;
 /// An unfinished line longer than this shows no ghost (`ghost_too_large`).
 pub const GHOST_LIMIT: usize = 8 * 1024;
 
@@ -54,14 +51,20 @@ fn refused(code: &'static str, message: impl Into<String>) -> Refused {
 }
 
 /// The state of one surface fence's body.
+///
+/// The lines are read by the validator's [`FencedSurface`], so a line means
+/// here what it means to `validate_markdown` and the renderer; what this
+/// adds is the live view: which components are committed so far.
 #[derive(Debug, Clone, Default)]
 pub struct Surface {
+    /// The surface as the validator reads the body so far; `None` when the
+    /// fence info was refused (then the body is not read, as the validator
+    /// does).
+    pub fence: Option<FencedSurface>,
     /// Committed components, in arrival order.
     pub components: Vec<Value>,
     /// Components waiting for `root`.
     pub held: Vec<Value>,
-    /// The data, after every merge so far.
-    pub data: Map<String, Value>,
     /// Refused lines.
     pub refused: Vec<Refusal>,
     /// Flags the validator raised on accepted components, each with the
@@ -69,20 +72,50 @@ pub struct Surface {
     pub flags: Vec<Value>,
     /// Counts data merges, so a reader can tell when data changed.
     pub data_revision: usize,
-    /// The checks of the whole surface, once its fence closed.
+    /// The checks of the whole surface, once its fence closed: what
+    /// `validate_markdown` reports for it.
     pub issues: Option<Vec<Issue>>,
     ids: Vec<String>,
 }
 
 impl Surface {
+    /// The body of a fence whose info named `id` and `catalog` (opened at
+    /// line `line`), or of a fence whose info was refused (`id` `None`).
+    pub fn new(id: Option<String>, catalog: Option<String>, line: usize) -> Surface {
+        Surface {
+            fence: id.map(|id| FencedSurface::new(id, catalog, line)),
+            ..Surface::default()
+        }
+    }
+
+    /// The data after every merge so far.
+    pub fn data(&self) -> Map<String, Value> {
+        self.fence
+            .as_ref()
+            .and_then(FencedSurface::data)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// Reads one complete body line (without its line ending), checking a
     /// component with `catalog`.
     pub fn commit_line(&mut self, line_no: usize, line: &str, catalog: &Catalog) {
-        let line = line.trim();
-        if line.is_empty() {
+        let Some(fence) = self.fence.as_mut() else {
             return;
-        }
-        if let Err((code, message, path)) = self.take(line_no, line, catalog) {
+        };
+        let result = match fence.add_line(line, line_no) {
+            AddedLine::Blank => Ok(()),
+            AddedLine::Data => {
+                self.data_revision += 1;
+                Ok(())
+            }
+            AddedLine::Refused(issue) => Err((issue.code, issue.message, issue.path)),
+            AddedLine::Component(i) => match fence.components().get(i).cloned() {
+                Some(component) => self.take(line_no, component, catalog),
+                None => Ok(()),
+            },
+        };
+        if let Err((code, message, path)) = result {
             self.refused.push(Refusal {
                 line: line_no,
                 code,
@@ -92,33 +125,11 @@ impl Surface {
         }
     }
 
-    fn take(&mut self, line_no: usize, line: &str, catalog: &Catalog) -> Result<(), Refused> {
-        if line.len() > LINE_LIMIT {
-            return Err(refused(
-                "line_too_long",
-                alloc::format!(
-                    "a surface line may hold at most {LINE_LIMIT} bytes; split large data into several {{\"data\":...}} lines"
-                ),
-            ));
-        }
-        let value: Value = serde_json::from_str(line).map_err(|e| {
-            refused(
-                "invalid_line",
-                alloc::format!("this line is not valid JSON ({e}); write one JSON object per line"),
-            )
-        })?;
-        let Value::Object(object) = value else {
-            return Err(refused(
-                "invalid_line",
-                "each line must be a JSON object: a component or {\"data\":{...}}",
-            ));
-        };
-        if !object.contains_key("id") && object.contains_key("data") {
-            return self.merge_data(object);
-        }
-        let id = self.check_new_id(&object)?;
+    /// Commits (or holds until `root`) a component the per-component rules
+    /// accept; refuses it from the live view otherwise.
+    fn take(&mut self, line_no: usize, component: Value, catalog: &Catalog) -> Result<(), Refused> {
+        let id = self.check_new_id(&component)?;
         let at = alloc::format!("/components/{}", self.ids.len());
-        let component = Value::Object(object);
         let issues = validate_component(&component, &at, catalog, None);
         if let Some(error) = issues.iter().find(|i| i.severity == Severity::Error) {
             let path = error.path.strip_prefix(&at).unwrap_or(&error.path);
@@ -149,8 +160,8 @@ impl Surface {
     /// What committing needs beyond the validator's per-component rules,
     /// which see one component at a time: a valid id not used before, and
     /// room for one more component.
-    fn check_new_id(&self, object: &Map<String, Value>) -> Result<String, Refused> {
-        let Some(id) = object
+    fn check_new_id(&self, component: &Value) -> Result<String, Refused> {
+        let Some(id) = component
             .get("id")
             .and_then(Value::as_str)
             .filter(|id| is_component_id(id))
@@ -178,57 +189,12 @@ impl Surface {
         Ok(id.to_string())
     }
 
-    /// The fence closed: check the whole surface (`id` and `catalog` from
-    /// the fence info) with the validator's section 1 rules.
-    pub fn close(&mut self, id: Option<&str>, catalog_name: Option<&str>, catalog: &Catalog) {
-        let mut components = self.components.clone();
-        components.extend(self.held.iter().cloned());
-        let mut doc = Map::new();
-        if let Some(id) = id {
-            doc.insert("id".into(), json!(id));
+    /// The fence closed: check the whole surface with the validator's
+    /// section 1 rules, as `validate_markdown` does.
+    pub fn close(&mut self, catalog: &Catalog) {
+        if let Some(fence) = &self.fence {
+            self.issues = Some(fence.issues(catalog));
         }
-        doc.insert("kind".into(), json!("surface"));
-        if let Some(name) = catalog_name {
-            doc.insert("catalog".into(), json!(name));
-        }
-        doc.insert("components".into(), Value::Array(components));
-        doc.insert("data".into(), Value::Object(self.data.clone()));
-        self.issues = Some(validate_surface_in(
-            &Value::Object(doc),
-            catalog,
-            Place::Markdown,
-        ));
-    }
-
-    fn merge_data(&mut self, object: Map<String, Value>) -> Result<(), Refused> {
-        let Some(patch) = object.get("data").filter(|_| object.len() == 1) else {
-            return Err(refused(
-                "invalid_line",
-                "a data line is exactly {\"data\":{...}}",
-            ));
-        };
-        let Value::Object(patch) = patch else {
-            return Err(refused(
-                "invalid_line",
-                "\"data\" must be a JSON object to merge into the surface's data",
-            ));
-        };
-        let mut data = Value::Object(self.data.clone());
-        merge_patch(&mut data, &Value::Object(patch.clone()));
-        let size = serde_json::to_vec(&data).map_or(usize::MAX, |v| v.len());
-        if size > MAX_DATA_BYTES {
-            return Err(refused(
-                "data_too_large",
-                alloc::format!(
-                    "the surface's data would exceed {MAX_DATA_BYTES} bytes; keep data small"
-                ),
-            ));
-        }
-        if let Value::Object(data) = data {
-            self.data = data;
-        }
-        self.data_revision += 1;
-        Ok(())
     }
 }
 
@@ -279,10 +245,11 @@ pub fn ghost(line: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use validator_wasm::surface::MAX_DATA_BYTES;
 
     fn body(lines: &[&str]) -> Surface {
         let catalog = Catalog::default_blog();
-        let mut s = Surface::default();
+        let mut s = Surface::new(Some("p".into()), Some("blog@1".into()), 0);
         for (i, line) in lines.iter().enumerate() {
             s.commit_line(i + 1, line, &catalog);
         }
@@ -318,7 +285,7 @@ mod tests {
             r#"{"data":{"b":{"c":null,"e":4},"f":[1]}}"#,
         ]);
         assert_eq!(
-            Value::Object(s.data.clone()),
+            Value::Object(s.data()),
             json!({"a":1,"b":{"d":3,"e":4},"f":[1]})
         );
         assert_eq!(s.data_revision, 2);
@@ -378,7 +345,7 @@ mod tests {
         assert_eq!(s.refused[0].code, "unsafe_href");
         assert_eq!(s.refused[0].path, "/props/href");
         assert!(s.issues.is_none());
-        s.close(Some("p"), Some("blog@1"), &catalog);
+        s.close(&catalog);
         let codes: Vec<_> = s.issues.unwrap().iter().map(|i| i.code).collect();
         assert!(codes.contains(&"unresolved_child"), "{codes:?}");
     }
@@ -391,7 +358,7 @@ mod tests {
         let s = body(&[r#"{"data":{"k":1}}"#, &big]);
         assert_eq!(s.refused[0].code, "data_too_large");
         assert_eq!(
-            Value::Object(s.data),
+            Value::Object(s.data()),
             json!({"k":1}),
             "a refused merge leaves data as it was"
         );

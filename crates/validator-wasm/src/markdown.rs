@@ -4,7 +4,7 @@
 
 use crate::catalog::Catalog;
 use crate::issue::Issue;
-use crate::surface::{validate_surface_in, Place};
+use crate::surface::{data_too_large, validate_surface_in, Place};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info};
@@ -100,7 +100,7 @@ pub fn read_body(text: &str) -> Body {
                                         Some(&info.id),
                                     ));
                                 }
-                                Some(new_surface(info.id, info.catalog, line_no))
+                                Some(FencedSurface::new(info.id, info.catalog, line_no))
                             }
                         };
                         State::Surface(open, surface)
@@ -122,10 +122,10 @@ pub fn read_body(text: &str) -> Body {
                     }
                     State::Prose
                 } else {
-                    if let Some(s) = surface.as_mut() {
-                        if let Some(issue) = add_line(s, line, line_no) {
-                            body.issues.push(issue);
-                        }
+                    if let Some(AddedLine::Refused(issue)) =
+                        surface.as_mut().map(|s| s.add_line(line, line_no))
+                    {
+                        body.issues.push(issue);
                     }
                     State::Surface(open, surface)
                 }
@@ -151,77 +151,189 @@ pub fn read_body(text: &str) -> Body {
     body
 }
 
-fn new_surface(id: String, catalog: Option<String>, line: usize) -> FencedSurface {
-    let mut doc = Map::new();
-    doc.insert("id".into(), id.clone().into());
-    doc.insert("kind".into(), "surface".into());
-    if let Some(c) = &catalog {
-        doc.insert("catalog".into(), c.clone().into());
+/// A fence body line longer than this (in bytes, without its line ending)
+/// is refused unread (`line_too_long`).
+pub const LINE_LIMIT: usize = 256 * 1024;
+
+/// What a fence body line means, by its text alone (SPEC.md section 8): the
+/// one rule every reader of a fence follows (the validator, the streaming
+/// parser, the renderer).
+#[derive(Debug, Clone, PartialEq)]
+pub enum FenceLine {
+    /// White space only: nothing.
+    Blank,
+    /// `{"data": {...}}`: an object merged into the data (RFC 7396).
+    Data(Map<String, Value>),
+    /// Any other JSON object: a component, for the surface rules to judge.
+    Component(Map<String, Value>),
+    /// Not a line a fence may hold: `invalid_line` or `line_too_long`.
+    Refused(&'static str, &'static str),
+}
+
+/// Classifies one fence body line (without its line ending).
+///
+/// An object without `id` that has a `data` key is a data line, and must be
+/// exactly `{"data": {...}}`; every other object is a component.
+///
+/// ```
+/// use validator_wasm::markdown::{classify_line, FenceLine};
+/// assert_eq!(classify_line("  "), FenceLine::Blank);
+/// assert!(matches!(classify_line(r#"{"data":{"n":1}}"#), FenceLine::Data(_)));
+/// assert!(matches!(classify_line(r#"{"id":"root","component":"Stack"}"#), FenceLine::Component(_)));
+/// for refused in ["[1]", "not json", r#"{"data":{},"x":1}"#, r#"{"data":[1]}"#] {
+///     assert!(matches!(classify_line(refused), FenceLine::Refused("invalid_line", _)), "{refused}");
+/// }
+/// ```
+pub fn classify_line(line: &str) -> FenceLine {
+    let line = line.trim();
+    if line.is_empty() {
+        return FenceLine::Blank;
     }
-    doc.insert("components".into(), Value::Array(Vec::new()));
-    doc.insert("data".into(), Value::Object(Map::new()));
-    FencedSurface {
-        id,
-        catalog,
-        line,
-        closed: false,
-        document: Value::Object(doc),
-        component_lines: Vec::new(),
-        data_line: None,
+    if line.len() > LINE_LIMIT {
+        return FenceLine::Refused(
+            "line_too_long",
+            "a surface line may hold at most 262,144 bytes; split large data into several {\"data\":{...}} lines",
+        );
+    }
+    let Ok(value) = serde_json::from_str::<Value>(line) else {
+        return FenceLine::Refused(
+            "invalid_line",
+            "this line is not valid JSON; write one JSON object per line: a component or {\"data\":{...}}",
+        );
+    };
+    let Value::Object(mut object) = value else {
+        return FenceLine::Refused(
+            "invalid_line",
+            "each line must be a JSON object: a component or {\"data\":{...}}",
+        );
+    };
+    if object.contains_key("id") || !object.contains_key("data") {
+        return FenceLine::Component(object);
+    }
+    match object.shift_remove("data") {
+        Some(Value::Object(patch)) if object.is_empty() => FenceLine::Data(patch),
+        _ => FenceLine::Refused(
+            "invalid_line",
+            "a data line is exactly {\"data\":{...}} with an object to merge into the surface's data",
+        ),
     }
 }
 
-/// Adds one line of a fence body; the issue when it is refused.
-fn add_line(surface: &mut FencedSurface, line: &str, line_no: usize) -> Option<Issue> {
-    if line.trim().is_empty() {
-        return None;
+/// What [`FencedSurface::add_line`] did with a line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AddedLine {
+    /// A blank line.
+    Blank,
+    /// Data merged.
+    Data,
+    /// A component, at this index of the surface's `components`.
+    Component(usize),
+    /// Kept out, with the issue (its `line` and `surface` set).
+    Refused(Issue),
+}
+
+impl FencedSurface {
+    /// An empty surface opened by the fence at `line`.
+    pub fn new(id: String, catalog: Option<String>, line: usize) -> FencedSurface {
+        let mut doc = Map::new();
+        doc.insert("id".into(), id.clone().into());
+        doc.insert("kind".into(), "surface".into());
+        if let Some(c) = &catalog {
+            doc.insert("catalog".into(), c.clone().into());
+        }
+        doc.insert("components".into(), Value::Array(Vec::new()));
+        doc.insert("data".into(), Value::Object(Map::new()));
+        FencedSurface {
+            id,
+            catalog,
+            line,
+            closed: false,
+            document: Value::Object(doc),
+            component_lines: Vec::new(),
+            data_line: None,
+        }
     }
-    let id = surface.id.clone();
-    let value: Value = match serde_json::from_str(line) {
-        Ok(v) => v,
-        Err(e) => {
-            let message = [
-                "line ",
-                &line_no.to_string(),
-                " is not valid JSON (",
-                &e.to_string(),
-                "); each line is one component or {\"data\": {...}}",
-            ]
-            .concat();
-            return Some(at_line(
-                Issue::error("invalid_line", "", message),
+
+    /// Adds one body line (without its line ending) as [`classify_line`]
+    /// reads it. A data merge that would make the data larger than
+    /// [`MAX_DATA_BYTES`](crate::surface::MAX_DATA_BYTES) is refused
+    /// (`data_too_large`) and leaves the data as it was.
+    pub fn add_line(&mut self, line: &str, line_no: usize) -> AddedLine {
+        let refuse = |code, message: &str| {
+            AddedLine::Refused(at_line(
+                Issue::error(code, "", message),
                 line_no,
-                Some(&id),
-            ));
+                Some(&self.id),
+            ))
+        };
+        match classify_line(line) {
+            FenceLine::Blank => AddedLine::Blank,
+            FenceLine::Refused(code, message) => refuse(code, message),
+            FenceLine::Data(patch) => {
+                let Some(data) = self.document.get_mut("data") else {
+                    return AddedLine::Blank;
+                };
+                let mut merged = data.clone();
+                merge_patch(&mut merged, &Value::Object(patch));
+                if data_too_large(&merged) {
+                    return refuse(
+                        "data_too_large",
+                        "this data line would make the surface's data larger than 65,536 bytes; keep only what the surface shows",
+                    );
+                }
+                *data = merged;
+                self.data_line.get_or_insert(line_no);
+                AddedLine::Data
+            }
+            FenceLine::Component(object) => match self.document.get_mut("components") {
+                Some(Value::Array(components)) => {
+                    components.push(Value::Object(object));
+                    self.component_lines.push(line_no);
+                    AddedLine::Component(components.len() - 1)
+                }
+                _ => AddedLine::Blank,
+            },
         }
-    };
-    let data_line = value
-        .as_object()
-        .filter(|m| m.len() == 1)
-        .and_then(|m| m.get("data"));
-    if let Some(patch) = data_line {
-        if !patch.is_object() {
-            return Some(at_line(
-                Issue::error(
-                    "invalid_line",
-                    "",
-                    "a data line is {\"data\": {...}} with an object",
-                ),
-                line_no,
-                Some(&id),
-            ));
-        }
-        if let Some(data) = surface.document.get_mut("data") {
-            merge_patch(data, patch);
-        }
-        surface.data_line.get_or_insert(line_no);
-        return None;
     }
-    if let Some(Value::Array(components)) = surface.document.get_mut("components") {
-        components.push(value);
-        surface.component_lines.push(line_no);
+
+    /// The components read so far, in line order.
+    pub fn components(&self) -> &[Value] {
+        self.document
+            .get("components")
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
     }
-    None
+
+    /// The data after every merge so far.
+    pub fn data(&self) -> Option<&Map<String, Value>> {
+        self.document.get("data").and_then(Value::as_object)
+    }
+
+    /// Checks the surface read so far by the rules of sections 1 to 6 (no
+    /// `$source` in fences); each issue carries this surface's id and the
+    /// line its path points into.
+    pub fn issues(&self, catalog: &Catalog) -> Vec<Issue> {
+        let mut issues = validate_surface_in(&self.document, catalog, Place::Markdown);
+        for issue in &mut issues {
+            issue.line = Some(self.line_of(&issue.path));
+            issue.surface = Some(self.id.clone());
+        }
+        issues
+    }
+
+    /// The line a path into this surface points into.
+    fn line_of(&self, path: &str) -> usize {
+        let segments = pointer::parse(path).unwrap_or_default();
+        match segments.first().map(|s| s.as_ref()) {
+            Some("components") => segments
+                .get(1)
+                .and_then(|s| pointer::array_index(s))
+                .and_then(|i| self.component_lines.get(i).copied())
+                .unwrap_or(self.line),
+            Some("data") => self.data_line.unwrap_or(self.line),
+            _ => self.line,
+        }
+    }
 }
 
 /// RFC 7396 JSON merge patch.
@@ -273,26 +385,9 @@ pub fn validate_markdown(text: &str, catalog: &Catalog) -> Vec<Issue> {
     let body = read_body(text);
     let mut issues = body.issues;
     for surface in &body.surfaces {
-        for mut issue in validate_surface_in(&surface.document, catalog, Place::Markdown) {
-            issue.line = Some(line_of(surface, &issue.path));
-            issue.surface = Some(surface.id.clone());
-            issues.push(issue);
-        }
+        issues.extend(surface.issues(catalog));
     }
     // Body issues and surface issues, by line; stable within a line.
     issues.sort_by_key(|i| i.line.unwrap_or(0));
     issues
-}
-
-fn line_of(surface: &FencedSurface, path: &str) -> usize {
-    let segments = pointer::parse(path).unwrap_or_default();
-    match segments.first().map(|s| s.as_ref()) {
-        Some("components") => segments
-            .get(1)
-            .and_then(|s| pointer::array_index(s))
-            .and_then(|i| surface.component_lines.get(i).copied())
-            .unwrap_or(surface.line),
-        Some("data") => surface.data_line.unwrap_or(surface.line),
-        _ => surface.line,
-    }
 }

@@ -337,6 +337,70 @@ impl<'a> Tree<'a> {
         depth
     }
 
+    /// Reports every cycle as `cycle`, through any `children` entry (first
+    /// parents or not, so a cycle is found even where its components also
+    /// break `multiple_parents`). A depth-first walk in document order, kept
+    /// on an explicit stack (no recursion, whatever the depth): each entry
+    /// that leads back to a component still on the walk closes a cycle, and
+    /// every cycle holds at least one such entry; it is reported there.
+    /// Linear in components and entries.
+    fn cycles(&self, components: &[Value], issues: &mut Vec<Issue>) {
+        const NEW: u8 = 0;
+        const ON_WALK: u8 = 1;
+        const DONE: u8 = 2;
+        let children = |i: usize| {
+            components
+                .get(i)
+                .and_then(|c| field(c, "children"))
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice)
+        };
+        let mut state = vec![NEW; components.len()];
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for start in 0..components.len() {
+            if state[start] != NEW {
+                continue;
+            }
+            state[start] = ON_WALK;
+            stack.push((start, 0));
+            while let Some((node, entry)) = stack.last_mut() {
+                let (node, j) = (*node, *entry);
+                let Some(child) = children(node).get(j) else {
+                    state[node] = DONE;
+                    stack.pop();
+                    continue;
+                };
+                *entry += 1;
+                let Some(k) = child.as_str().and_then(|id| self.index(id)) else {
+                    continue;
+                };
+                match state[k] {
+                    NEW => {
+                        state[k] = ON_WALK;
+                        stack.push((k, 0));
+                    }
+                    ON_WALK => issues.push(Issue::error(
+                        "cycle",
+                        [
+                            "/components/",
+                            &node.to_string(),
+                            "/children/",
+                            &j.to_string(),
+                        ]
+                        .concat(),
+                        [
+                            "\"",
+                            child.as_str().unwrap_or_default(),
+                            "\" reaches itself through children; the components must form a tree",
+                        ]
+                        .concat(),
+                    )),
+                    _ => {}
+                }
+            }
+        }
+    }
+
     fn structural_issues(&self, components: &[Value], issues: &mut Vec<Issue>) {
         for &(i, j) in &self.repeated {
             let child = components[i]["children"][j].as_str().unwrap_or_default();
@@ -346,72 +410,7 @@ impl<'a> Tree<'a> {
                 ["\"", child, "\" is already the child of another component; a component has at most one parent"].concat(),
             ));
         }
-        // Cycles: follow first parents (each component has at most one), in
-        // linear time: a walk that meets its own trail has found a cycle; a
-        // walk that meets an earlier walk's trail stops there.
-        let n = components.len();
-        let mut reported = vec![false; n];
-        let mut walk = vec![usize::MAX; n];
-        for start in 0..n {
-            if walk[start] != usize::MAX {
-                continue;
-            }
-            let mut node = start;
-            let mut on_cycle = None;
-            loop {
-                walk[node] = start;
-                match self.parent.get(node).copied().flatten() {
-                    Some(p) if walk[p] == start => {
-                        on_cycle = Some(p);
-                        break;
-                    }
-                    Some(p) if walk[p] == usize::MAX => node = p,
-                    _ => break,
-                }
-            }
-            let Some(start) = on_cycle else { continue };
-            if reported[start] {
-                continue;
-            }
-            // Mark the whole cycle, report at the edge into its first member.
-            let mut members = vec![start];
-            let mut m = self.parent[start].unwrap_or(start);
-            while m != start {
-                members.push(m);
-                m = self.parent[m].unwrap_or(start);
-            }
-            for &m in &members {
-                reported[m] = true;
-            }
-            let first = members.iter().copied().min().unwrap_or(start);
-            let Some(p) = self.parent[first] else {
-                continue;
-            };
-            let id = components[first]
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let entry = components[p]["children"]
-                .as_array()
-                .and_then(|list| list.iter().position(|c| c.as_str() == Some(id)))
-                .unwrap_or(0);
-            issues.push(Issue::error(
-                "cycle",
-                [
-                    "/components/",
-                    &p.to_string(),
-                    "/children/",
-                    &entry.to_string(),
-                ]
-                .concat(),
-                [
-                    "\"",
-                    id,
-                    "\" reaches itself through children; the components must form a tree",
-                ]
-                .concat(),
-            ));
-        }
+        self.cycles(components, issues);
         let depths = self.depths(components);
         for (i, depth) in depths.iter().enumerate() {
             let at = ["/components/", &i.to_string()].concat();
@@ -657,7 +656,7 @@ fn check_children(
 
 /// Checks `data`: size and `$source` values.
 fn check_data(data: &Value, place: Place, issues: &mut Vec<Issue>) {
-    if serialized_len_exceeds(data, MAX_DATA_BYTES) {
+    if data_too_large(data) {
         issues.push(Issue::error(
             "data_too_large",
             "/data",
@@ -772,6 +771,22 @@ pub(crate) fn field_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a
     } else {
         map.get(key)
     }
+}
+
+/// Whether `data`, serialized compactly as UTF-8, is larger than
+/// [`MAX_DATA_BYTES`] (`data_too_large`): the one measure of data size, for
+/// whole surfaces and for each data line of a fence alike. Counts without
+/// serializing, and stops as soon as the limit is passed.
+///
+/// ```
+/// use validator_wasm::surface::{data_too_large, MAX_DATA_BYTES};
+/// let fits = serde_json::json!({"t": "x".repeat(MAX_DATA_BYTES - 8)});
+/// assert_eq!(serde_json::to_vec(&fits).unwrap().len(), MAX_DATA_BYTES);
+/// assert!(!data_too_large(&fits));
+/// assert!(data_too_large(&serde_json::json!({"t": "x".repeat(MAX_DATA_BYTES - 7)})));
+/// ```
+pub fn data_too_large(data: &Value) -> bool {
+    serialized_len_exceeds(data, MAX_DATA_BYTES)
 }
 
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;
