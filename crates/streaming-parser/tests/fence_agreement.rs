@@ -1,0 +1,233 @@
+//! A fence line means one thing to every reader (SPEC.md section 8): for
+//! every answer of the streaming corpus and every markdown fixture of the
+//! validator, the stream fed in random chunkings gives the surfaces, the
+//! refused lines and the codes that `validate_markdown` reports on the
+//! whole body.
+
+use serde_json::Value;
+use std::collections::BTreeSet;
+use streaming_parser::MarkdownStream;
+use testkit::Rng;
+use validator_wasm::markdown::{read_body, validate_markdown};
+use validator_wasm::{Catalog, Issue};
+
+/// Codes a reader gives a line by its text alone (or a fence info line).
+const LINE_CODES: [&str; 3] = ["invalid_line", "line_too_long", "data_too_large"];
+/// Codes about the body rather than one surface.
+const BODY_CODES: [&str; 3] = [
+    "too_many_surfaces",
+    "duplicate_surface_id",
+    "unclosed_fence",
+];
+
+fn bodies() -> Vec<(String, String)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
+        .expect("the corpus directory exists")
+        .map(|e| e.expect("a directory entry").path())
+        .map(|p| {
+            let text = std::fs::read(&p).expect("a corpus file");
+            let name = p.display().to_string();
+            (name, String::from_utf8_lossy(&text).into_owned())
+        })
+        .collect();
+    out.sort();
+    let fixtures = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../validator-wasm/fixtures/markdown.json"
+    );
+    let text = std::fs::read_to_string(fixtures).expect("the markdown fixtures");
+    let suite: Value = serde_json::from_str(&text).expect("fixtures are JSON");
+    for case in suite["cases"].as_array().expect("cases") {
+        if case.get("catalog").is_none() {
+            let name = ["fixture: ", case["name"].as_str().unwrap_or_default()].concat();
+            out.push((name, case["input"].as_str().unwrap_or_default().to_string()));
+        }
+    }
+    out
+}
+
+/// The final blocks of `text` fed in chunks cut at `cuts` (byte offsets,
+/// anywhere, inside a character too).
+fn stream(text: &str, cuts: &[usize]) -> Vec<Value> {
+    let mut stream = MarkdownStream::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
+        stream.push_bytes(&bytes[at..cut]);
+        at = cut;
+    }
+    stream.finish();
+    let doc = stream.document();
+    doc["blocks"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .filter(|b| b["kind"] == "surface")
+        .cloned()
+        .collect()
+}
+
+type Verdict = (u64, String, String, String);
+
+fn verdict(line: u64, code: &str, path: &str, severity: &str) -> Verdict {
+    (line, code.into(), path.into(), severity.into())
+}
+
+fn issue_verdict(i: &Issue) -> Verdict {
+    verdict(
+        i.line.unwrap_or(0) as u64,
+        i.code,
+        &i.path,
+        i.severity.as_str(),
+    )
+}
+
+/// Compares what the stream gave with what the validator reports; `Err`
+/// says how they differ.
+fn agree(text: &str, blocks: &[Value], issues: &[Issue]) -> Result<(), String> {
+    // The same surfaces, in order.
+    let streamed: Vec<(Value, Value)> = blocks
+        .iter()
+        .filter(|b| !b["id"].is_null())
+        .map(|b| (b["id"].clone(), b["catalog"].clone()))
+        .collect();
+    let read: Vec<(Value, Value)> = read_body(text)
+        .surfaces
+        .iter()
+        .map(|s| (Value::from(s.id.clone()), s.catalog.clone().into()))
+        .collect();
+    if streamed != read {
+        return Err(format!("surfaces: stream {streamed:?}, validator {read:?}"));
+    }
+    // The same lines refused by their text, with the same codes.
+    let mut line_refusals: Vec<(u64, String)> = Vec::new();
+    for b in blocks {
+        for r in b["refused"].as_array().into_iter().flatten() {
+            let code = r["code"].as_str().unwrap_or_default();
+            // A refused fence info refuses the whole fence; otherwise only
+            // the line-level codes are the text's verdict.
+            if b["id"].is_null() || LINE_CODES.contains(&code) {
+                line_refusals.push((r["line"].as_u64().unwrap_or(0), code.into()));
+            }
+        }
+    }
+    let mut body_issues: Vec<(u64, String)> = issues
+        .iter()
+        .filter(|i| i.path.is_empty() && !BODY_CODES.contains(&i.code))
+        .map(|i| (i.line.unwrap_or(0) as u64, i.code.to_string()))
+        .collect();
+    line_refusals.sort();
+    body_issues.sort();
+    if line_refusals != body_issues {
+        return Err(format!(
+            "refused lines: stream {line_refusals:?}, validator {body_issues:?}"
+        ));
+    }
+    // Each closed surface: the checks the stream ran at its close are the
+    // validator's issues for it; what the stream kept out of its live view
+    // as it went, the validator reports too.
+    for b in blocks {
+        let Some(id) = b["id"].as_str() else { continue };
+        if streamed.iter().filter(|(s, _)| s == id).count() > 1 {
+            continue; // duplicate ids: the validator's issues cannot be told apart
+        }
+        let theirs: BTreeSet<Verdict> = issues
+            .iter()
+            .filter(|i| i.surface.as_deref() == Some(id) && !i.path.is_empty())
+            .map(issue_verdict)
+            .collect();
+        if let Some(closed) = b["issues"].as_array() {
+            let ours: BTreeSet<Verdict> = closed
+                .iter()
+                .map(|i| {
+                    verdict(
+                        i["line"].as_u64().unwrap_or(0),
+                        i["code"].as_str().unwrap_or_default(),
+                        i["path"].as_str().unwrap_or_default(),
+                        i["severity"].as_str().unwrap_or_default(),
+                    )
+                })
+                .collect();
+            if ours != theirs {
+                return Err(format!(
+                    "surface {id}: stream {ours:?}, validator {theirs:?}"
+                ));
+            }
+        }
+        let codes: BTreeSet<&str> = theirs.iter().map(|v| v.1.as_str()).collect();
+        for r in b["refused"].as_array().into_iter().flatten() {
+            let code = r["code"].as_str().unwrap_or_default();
+            if !LINE_CODES.contains(&code) && !codes.contains(code) {
+                return Err(format!(
+                    "surface {id}: the stream refused line {} ({code}), the validator reports no {code}",
+                    r["line"]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn streamed_and_validated_fence_verdicts_agree() {
+    let catalog = Catalog::default_blog();
+    let mut rng = Rng::new(0x5EED_F3AC);
+    let mut checked = 0;
+    let mut surfaces = 0;
+    for (name, text) in bodies() {
+        let issues = validate_markdown(&text, &catalog);
+        for round in 0..4 {
+            let cuts: Vec<usize> = match round {
+                0 => Vec::new(),
+                1 => (1..text.len()).collect(), // a byte at a time
+                _ => {
+                    let mut cuts: Vec<usize> =
+                        (0..rng.below(12)).map(|_| rng.below(text.len())).collect();
+                    cuts.sort_unstable();
+                    cuts
+                }
+            };
+            let blocks = stream(&text, &cuts);
+            if let Err(why) = agree(&text, &blocks, &issues) {
+                panic!("{name} (cuts {cuts:?}):\n{why}");
+            }
+            surfaces += blocks.len();
+            checked += 1;
+        }
+    }
+    assert!(checked > 400, "{checked} feeds");
+    assert!(surfaces > 200, "{surfaces} surfaces compared");
+}
+
+#[test]
+fn the_issues_examples_get_one_code_each() {
+    let catalog = Catalog::default_blog();
+    for (line, code) in [
+        ("[1]", "invalid_line"),
+        (r#"{"data":{},"x":1}"#, "invalid_line"),
+    ] {
+        let text = ["```surface {\"id\":\"a\"}\n", line, "\n```\n"].concat();
+        let validated: Vec<_> = validate_markdown(&text, &catalog)
+            .iter()
+            .map(|i| (i.line, i.code))
+            .collect();
+        let blocks = stream(&text, &[5]);
+        let streamed: Vec<_> = blocks[0]["refused"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["line"].as_u64().map(|l| l as usize),
+                    r["code"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert!(
+            validated.contains(&(Some(2), code)),
+            "{line}: {validated:?}"
+        );
+        assert_eq!(streamed, [(Some(2), code)], "{line}");
+    }
+}
