@@ -1,29 +1,27 @@
-// The size-budget check: measures every artifact (raw, gzip -9, brotli),
-// prints a table against size-budget/budgets.json, prints `twiggy top` for any
-// artifact over budget, and exits 1 when a shipped one is over. A part marked
-// "ships": false is built into target/unshipped/ (scripts/build) and never
-// shipped: it is measured and reported, with what it still has to lose, and
-// the line says when it fits and may ship. Run after scripts/build.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+// The size-budget check: measures every artifact scripts/build made (the
+// files dist/artifacts.json lists for it: raw, gzip -9, brotli 11) against
+// size-budget/budgets.json, prints the table and writes it, with a row per
+// file, to docs/size.md; prints `twiggy top` for any artifact over budget,
+// and exits 1 when a shipped one is over. A part held back by the build
+// ("ships": false: built into target/unshipped/, never shipped) is measured
+// and reported, with what it still has to lose, and the line says when it
+// fits and may ship. Run after scripts/build.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { join, dirname } from 'node:path';
+import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { artifacts } from '../scripts/artifacts.mjs';
+import { table } from '../scripts/report.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const target = process.env.CARGO_TARGET_DIR || join(root, 'target');
 const budgets = JSON.parse(readFileSync(join(root, 'size-budget/budgets.json'), 'utf8'));
-
-// Files that make up each artifact, as a user downloads them.
-function files(name, shipped) {
-  if (name === 'runtime') {
-    const dir = shipped ? join(root, 'dist/site') : join(target, 'unshipped/site');
-    if (!existsSync(dir)) return [join(dir, 'surface.<hash>.js')];
-    return readdirSync(dir).filter((f) => /^surface\.[0-9a-f]+\.(js|wasm)$/.test(f)).map((f) => join(dir, f));
-  }
-  const dir = shipped ? join(root, 'npm/dist', name) : join(target, 'unshipped/npm', name);
-  const entries = name === 'studio' ? ['studio', 'validator', 'stream', 'render'] : [name];
-  return [join(root, 'npm/init.js'), ...entries.map((e) => join(root, 'npm', `${e}.js`)), join(dir, `${name}.js`), join(dir, `${name}_bg.wasm`)];
+const parts = artifacts();
+const unbudgeted = Object.keys(parts).filter((name) => !budgets[name]);
+const unbuilt = Object.keys(budgets).filter((name) => !parts[name]);
+if (unbudgeted.length || unbuilt.length) {
+  console.error(`size-budget: ${[...unbudgeted.map((n) => `${n} has no budget`), ...unbuilt.map((n) => `${n} was not built (run scripts/build)`)].join('; ')}`);
+  process.exit(1);
 }
 
 const sizes = (file) => {
@@ -34,36 +32,45 @@ const sizes = (file) => {
     brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
 };
+// Content hashes change with every build; the file is the same artifact.
+const shown = (file) => relative(root, file).replace(/\.[0-9a-f]{10}\.(js|wasm)$/, '.<hash>.$1');
 
 const rows = [];
+const fileRows = [];
 const over = [];
 const notes = [];
 for (const [name, budget] of Object.entries(budgets)) {
-  const shipped = budget.ships !== false;
-  const list = files(name, shipped);
-  const missing = list.filter((f) => !existsSync(f));
-  if (missing.length || list.length < 2) {
-    console.error(`size-budget: ${name}: missing ${missing.join(', ') || 'files'} (run scripts/build)`);
-    process.exit(1);
-  }
-  const total = list.map(sizes).reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }));
+  const { ships, files } = parts[name];
+  const measured = files.map((file) => ({ file, ...sizes(file) }));
+  for (const m of measured) fileRows.push([name, `\`${shown(m.file)}\``, m.raw, m.gzip, m.brotli]);
+  const total = measured.reduce((a, b) => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }));
   const fits = total.gzip <= budget.gzip;
-  rows.push([name, total.raw, total.gzip, total.brotli, budget.gzip, budget.gzip - total.gzip, shipped ? 'yes' : 'no']);
+  rows.push([name, total.raw, total.gzip, total.brotli, budget.gzip, budget.gzip - total.gzip, ships ? 'yes' : 'no']);
   if (!fits) over.push(name);
-  if (!shipped) notes.push(fits ? `${name} fits its budget now: set "ships": true in size-budget/budgets.json` : `${name} is not shipped: ${total.gzip - budget.gzip} B gzip over its budget`);
+  if (!ships) notes.push(fits ? `${name} fits its budget now: set "ships": true in size-budget/budgets.json` : `${name} is not shipped: ${total.gzip - budget.gzip} B gzip over its budget`);
 }
 
-const head = ['artifact', 'raw', 'gzip -9', 'brotli', 'budget (gzip)', 'headroom', 'shipped'];
-const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-const line = (cells) => '| ' + cells.map((c, i) => (i && i < 6 ? String(c).padStart(widths[i]) : String(c).padEnd(widths[i]))).join(' | ') + ' |';
-console.log(line(head));
-console.log('|' + widths.map((w, i) => (i && i < 6 ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|');
-for (const r of rows) console.log(line(r));
+const summary = table(['artifact', 'raw', 'gzip -9', 'brotli', 'budget (gzip)', 'headroom', 'shipped'], rows);
+console.log(summary);
 for (const n of notes) console.log(n);
+writeFileSync(join(root, 'docs/size.md'), `# Size
+
+Generated by \`node size-budget/check.mjs\` (run by \`scripts/test\`) from what
+\`scripts/build\` made; do not edit. Bytes of every file a user downloads for
+an artifact, summed, as Node's zlib compresses them (gzip -9, brotli quality
+11). The budgets (gzip) are \`size-budget/budgets.json\`; why each part is the
+size it is: the README's Size section and the crate docs.
+
+${summary}
+${notes.map((n) => `\n${n}\n`).join('')}
+## Per file
+
+${table(['artifact', 'file', 'raw', 'gzip -9', 'brotli'], fileRows)}
+`);
 
 for (const name of over) {
-  // Names survive in wasm-bindgen's output; the shipped wasm is stripped.
-  const wasm = join(target, 'bindgen', name, `${name}_bg.wasm`);
+  // Names survive in the wasm before it is optimized; the shipped wasm is stripped.
+  const wasm = parts[name].namedWasm;
   console.log(`\n${name} is over its budget; twiggy top of ${wasm}:`);
   try {
     // The code, not the debug info the unoptimized module still carries.
@@ -73,9 +80,9 @@ for (const name of over) {
     console.log(`(twiggy failed: ${e.message})`);
   }
 }
-const overShipped = over.filter((name) => budgets[name].ships !== false);
+const overShipped = over.filter((name) => parts[name].ships);
 if (overShipped.length) {
   console.error(`size-budget: shipped artifacts over budget: ${overShipped.join(', ')}`);
   process.exit(1);
 }
-console.log(`size-budget: every shipped artifact is within its budget (${rows.filter((r) => r[6] === 'yes').length} shipped, ${notes.length} held back)`);
+console.log(`size-budget: every shipped artifact is within its budget (${rows.filter((r) => r[6] === 'yes').length} shipped, ${notes.length} held back); wrote docs/size.md`);
