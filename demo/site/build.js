@@ -99,8 +99,10 @@ function showIssues(issues) {
 
 await Promise.all([initStream(), initValidator(), initRender()]);
 // The preview morph is in the package only while it is within its size
-// budget; without it the view still streams and validates, and says so.
-const morph = await import('/npm/morph.js').then(async (m) => (await m.default(), m)).catch(() => null);
+// budget (shipped.json: what the build shipped); without it the view still
+// streams and validates, and says so.
+const shipped = await (await fetch('/shipped.json')).json();
+const morph = shipped.morph ? await import('/npm/morph.js').then(async (m) => (await m.default(), m)) : null;
 const preview = morph ? new morph.Preview($('preview'), { outline: 800, follow: true }) : null;
 if (!preview) {
   $('preview').replaceChildren(el('p', { class: 'notice' }, 'No live preview: the preview morph is built and tested but not shipped yet (over its size budget).'));

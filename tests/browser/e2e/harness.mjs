@@ -1,7 +1,11 @@
 // Shared by the Playwright end-to-end tests: Debian's Chromium, headless,
-// driven by playwright-core, against pages served by demo/serve.mjs on 127.0.0.1.
+// driven by playwright-core, against pages served by demo/serve.mjs on 127.0.0.1,
+// and the parts as scripts/build made them: artifacts() says which ship and
+// where each was built (a part held back by its size budget is tested from
+// target/unshipped/).
 import { chromium } from 'playwright-core';
 export { startServer, PAGE_CSP, DEMO_MOUNTS, root } from '../../../demo/serve.mjs';
+export { artifacts } from '../../../scripts/artifacts.mjs';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

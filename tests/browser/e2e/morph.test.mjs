@@ -1,6 +1,6 @@
 // The preview morph in real Chromium, as shipped: the morph.js loader and
-// morph_bg.wasm that scripts/build made (npm/dist/morph/, or $MORPH_DIR for a
-// build held back by its size budget), served on 127.0.0.1 with no CSP, so
+// morph_bg.wasm that scripts/build made (npm/dist/morph/, or target/unshipped/
+// while held back by its size budget), served on 127.0.0.1 with no CSP, so
 // that anything the morph let through would run. morphdom's fixture pairs,
 // every preserved state, outlines, the scheduler's coalescing and rate,
 // stripping, and a randomized comparison against fresh renders.
@@ -10,10 +10,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { launch, startServer, root } from './harness.mjs';
+import { join, relative } from 'node:path';
+import { launch, startServer, root, artifacts } from './harness.mjs';
 
-const dir = resolve(root, process.env.MORPH_DIR ?? 'npm/dist/morph');
+const dir = artifacts().morph.dir;
 const pairsDir = join(root, 'tests/conformance/morphdom-autotest');
 const pair = (name) => ['from', 'to'].map((side) => readFileSync(join(pairsDir, name, `${side}.html`), 'utf8'));
 const PAIRS = readdirSync(pairsDir).filter((n) => statSync(join(pairsDir, n)).isDirectory());

@@ -5,12 +5,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, startServer, root } from './harness.mjs';
+import { launch, startServer, root, artifacts } from './harness.mjs';
 
 const pkg = JSON.parse(readFileSync(join(root, 'npm/package.json'), 'utf8'));
 // Entries whose wasm is held back by its size budget are not in the package yet.
-const budgets = JSON.parse(readFileSync(join(root, 'size-budget/budgets.json'), 'utf8'));
-const held = (name) => budgets[name]?.ships === false && `${name} is held back by its size budget`;
+const parts = artifacts();
+const held = (name) => parts[name]?.ships === false && `${name} is held back by its size budget`;
 const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k, v]) => [k.slice(2), v.default]);
 
 // One real call per entry; each runs in Node and in the page (it gets the

@@ -1,15 +1,16 @@
 // The interaction runtime in Chromium: pages of server-rendered surfaces
 // (fixtures in ./runtime/, and one rendered by `surfaces render`) served on
-// 127.0.0.1 with the runtime from dist/site/ (or $SURFACE_SITE, a folder
-// holding manifest.json, surface.<hash>.js and surface.<hash>.wasm).
+// 127.0.0.1 with the runtime as scripts/build made it (dist/site/, or
+// target/unshipped/site/ while held back by its size budget: manifest.json,
+// surface.<hash>.js and surface.<hash>.wasm).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { launch, startServer, PAGE_CSP, root } from './harness.mjs';
+import { launch, startServer, PAGE_CSP, root, artifacts } from './harness.mjs';
 
-const site = resolve(root, process.env.SURFACE_SITE ?? 'dist/site');
+const site = artifacts().runtime.dir;
 const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
 const fixtures = join(root, 'tests/browser/e2e/runtime');
 const STRICT_CSP = "script-src 'self'; object-src 'none'; base-uri 'none'";
