@@ -1,7 +1,6 @@
 //! Actions (SPEC.md section 5): what a prop marked `x-action` may hold.
 
-use crate::issue::Issue;
-use crate::schema::Outcome;
+use crate::issue::{Issue, Outcome};
 use serde_json::{Map, Value};
 use surfaces_core::fence::is_component_id;
 use surfaces_core::function;

@@ -1,6 +1,7 @@
 //! Catalogs (SPEC.md section 2): loading, refusing unknown keywords, lookup.
 
-use crate::schema::{self, Context, Outcome, FORMATS, KEYWORDS, TYPES};
+use crate::issue::Outcome;
+use crate::schema::{self, Context, FORMATS, KEYWORDS, TYPES};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use surfaces_core::pointer;

@@ -1,6 +1,7 @@
 //! Issues: what validation reports, as data.
 
 use serde_json::{Map, Value};
+use surfaces_core::problem::{Binding, Findings};
 
 /// How an issue weighs (SPEC.md section 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -110,4 +111,25 @@ pub fn issues_json(issues: &[Issue]) -> Value {
 /// Whether any issue is an error.
 pub fn has_errors(issues: &[Issue]) -> bool {
     issues.iter().any(Issue::is_error)
+}
+
+/// What evaluation found: issues in document order, and the bindings met.
+#[derive(Default)]
+pub(crate) struct Outcome {
+    pub issues: Vec<Issue>,
+    pub bindings: Vec<Binding>,
+}
+
+impl Outcome {
+    pub(crate) fn flag(&mut self, at: &str, message: String) {
+        self.issues.push(Issue::flag("invalid_prop", at, message));
+    }
+
+    /// Takes in what a shared rule found (its problems are errors).
+    pub(crate) fn absorb(&mut self, found: Findings) {
+        for p in found.problems {
+            self.issues.push(Issue::error(p.code, p.pointer, p.message));
+        }
+        self.bindings.extend(found.bindings);
+    }
 }

@@ -88,11 +88,30 @@
 //! - A page surface's own `id` (a section id such as `sec_pricing`) is not
 //!   held to the component id rule; fence ids are (section 8).
 //! - `missing_data` is not reported for paths under a `$source` value.
-//! - `cycle` points at the `children` entry that closes the cycle;
-//!   `unreachable` and `too_deep` at the component.
+//! - `cycle` points at the `children` entry that closes the cycle (every
+//!   cycle has one reported, also where its components break
+//!   `multiple_parents`); `unreachable` and `too_deep` at the component.
+//! - A fence line is read by one rule ([`markdown::classify_line`]): `[1]`
+//!   and `{"data":{},"x":1}` are `invalid_line`, a line over 262,144 bytes is
+//!   `line_too_long`, and a data line that would make the data larger than
+//!   65,536 bytes is refused at its line (`data_too_large`), the data kept.
+//!
+//! # Layers
+//! Each module uses only those listed before it (no import cycle; the
+//! test command checks every crate):
+//! 1. [`issue`] (issues, what a check found) and [`lookup`] (a member by
+//!    name, the nearest name); [`patch`] (plain RFC 6902).
+//! 2. `action`, then `schema` (the JSON Schema subset), then [`catalog`].
+//! 3. [`surface`] (sections 1 to 6), then [`markdown`] (section 8).
+//! 4. [`repair`] (section 7's repairs, of values and of whole operations),
+//!    then [`pipeline`] (repair, validate, apply or refuse) and [`prompt`].
+//!
+//! Validation never depends on repair: repairs are a separate, reported
+//! step.
 pub mod action;
 pub mod catalog;
 pub mod issue;
+pub mod lookup;
 pub mod markdown;
 pub mod patch;
 pub mod pipeline;

@@ -8,9 +8,11 @@
 
 use crate::catalog::Catalog;
 use crate::issue::{issues_json, Issue};
-use crate::patch::{apply_operation, get, revert};
+use crate::patch::{apply_operation, revert};
 use crate::repair::{self, Repair};
-use crate::surface::{is_page, sort_in_document_order, validate_component, validate_surface};
+use crate::surface::{
+    is_page, section_path, sort_in_document_order, validate_component, validate_surface,
+};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use surfaces_core::pointer::{self, array_index};
@@ -478,10 +480,6 @@ fn revalidate_component(
     issues
 }
 
-fn section_path(i: usize) -> String {
-    ["/sections/", &i.to_string()].concat()
-}
-
 /// The surface at `at` (`""` is the whole document), when it is one to check.
 fn surface_at<'a>(doc: &'a Value, at: &str) -> Option<&'a Value> {
     if at.is_empty() {
@@ -586,199 +584,18 @@ fn affected(doc: &Value, op: &Value) -> Vec<Target> {
     out
 }
 
-/// Repairs one operation: `rewrite_path` for its pointers, then the value it writes.
+/// Repairs one operation (see [`repair::operation`]).
 fn prepare(doc: &Value, op: &Value, index: usize, catalog: &Catalog) -> Prepared {
-    let mut op = op.clone();
-    let mut repairs = Vec::new();
-    for key in ["path", "from"] {
-        let Some(path) = op.get(key).and_then(Value::as_str) else {
-            continue;
-        };
-        if let Some(rewritten) = rewrite_path(doc, path) {
-            repairs.push(Repair {
-                code: "rewrite_path",
-                op: index,
-                path: rewritten.clone(),
-                from: path.into(),
-                to: rewritten.as_str().into(),
-                message: [
-                    "addressed a component by id; \"",
-                    path,
-                    "\" is \"",
-                    &rewritten,
-                    "\"",
-                ]
-                .concat(),
-            });
-            if let Some(map) = op.as_object_mut() {
-                map.insert(key.into(), rewritten.into());
-            }
-        }
-    }
+    let (op, repairs) = repair::operation(doc, op, index, catalog);
     let path = op
         .get("path")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let writes = matches!(
-        op.get("op").and_then(Value::as_str),
-        Some("add" | "replace")
-    );
-    if writes {
-        if let Some(value) = op.get_mut("value") {
-            repair_value(doc, &path, value, catalog, index, &mut repairs);
-        }
-    }
     Prepared {
         index,
         op,
         path,
         repairs,
-    }
-}
-
-/// `/sections/<i>/components/<id>/...` (or `/components/<id>/...`) with an
-/// id instead of an index: the path with the component's position.
-fn rewrite_path(doc: &Value, path: &str) -> Option<String> {
-    let segments = pointer::parse(path).ok()?;
-    let at = segments.iter().position(|s| s == "components")?;
-    let id = segments.get(at + 1)?;
-    if id == "-" || array_index(id).is_some() {
-        return None;
-    }
-    let prefix = &segments[..at];
-    let surface_ok = prefix.is_empty()
-        || (prefix.len() == 2 && prefix[0] == "sections" && array_index(&prefix[1]).is_some());
-    if !surface_ok {
-        return None;
-    }
-    let components = get(doc, &segments[..=at])?.as_array()?;
-    let position = components
-        .iter()
-        .position(|c| c.get("id").and_then(Value::as_str) == Some(id.as_ref()))?;
-    let mut out = String::new();
-    for (i, seg) in segments.iter().enumerate() {
-        if i == at + 1 {
-            pointer::push_index(&mut out, position);
-        } else {
-            pointer::push(&mut out, seg);
-        }
-    }
-    Some(out)
-}
-
-/// Repairs the value an `add`/`replace` writes at `path`, by what it is.
-fn repair_value(
-    doc: &Value,
-    path: &str,
-    value: &mut Value,
-    catalog: &Catalog,
-    op: usize,
-    out: &mut Vec<Repair>,
-) {
-    let Ok(segments) = pointer::parse(path) else {
-        return;
-    };
-    let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
-    let Some(at) = segs.iter().position(|s| *s == "components") else {
-        // A whole surface (a section, or the document).
-        match segs.as_slice() {
-            [] => repair_surface(value, "", catalog, op, out),
-            ["sections", i] => {
-                let count = doc
-                    .get("sections")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
-                let index = if *i == "-" {
-                    Some(count)
-                } else {
-                    array_index(i)
-                };
-                if let Some(index) = index {
-                    repair_surface(value, &section_path(index), catalog, op, out);
-                }
-            }
-            _ => {}
-        }
-        return;
-    };
-    let list = get(doc, &segments[..=at]).and_then(Value::as_array);
-    let base = segs[..=at].iter().fold(String::new(), |mut acc, s| {
-        pointer::push(&mut acc, s);
-        acc
-    });
-    match &segs[at + 1..] {
-        [] => {
-            if let Value::Array(items) = value {
-                for (i, item) in items.iter_mut().enumerate() {
-                    let mut here = base.clone();
-                    pointer::push_index(&mut here, i);
-                    repair::component(item, &here, catalog, op, out);
-                }
-            }
-        }
-        [i] => {
-            let index = if *i == "-" {
-                list.map_or(0, Vec::len)
-            } else {
-                array_index(i).unwrap_or(0)
-            };
-            let mut here = base;
-            pointer::push_index(&mut here, index);
-            repair::component(value, &here, catalog, op, out);
-        }
-        [i, rest @ ..] => {
-            let Some(component) = array_index(i).and_then(|i| list.and_then(|l| l.get(i))) else {
-                return;
-            };
-            let mut here = base;
-            pointer::push(&mut here, i);
-            match rest {
-                ["component"] => repair::component_name(
-                    value,
-                    &[here.as_str(), "/component"].concat(),
-                    catalog,
-                    op,
-                    out,
-                ),
-                ["props"] | ["props", _] => {
-                    let Some(entry) = component
-                        .get("component")
-                        .and_then(Value::as_str)
-                        .and_then(|n| catalog.entry(n))
-                    else {
-                        return;
-                    };
-                    here.push_str("/props");
-                    if let ["props", name] = rest {
-                        let Some(schema) = entry.props.get("properties").and_then(|p| p.get(*name))
-                        else {
-                            return;
-                        };
-                        pointer::push(&mut here, name);
-                        repair::prop(value, schema, &entry.props, &here, catalog, op, out);
-                    } else {
-                        repair::props(value, entry, &here, catalog, op, out);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-}
-
-fn repair_surface(
-    value: &mut Value,
-    at: &str,
-    catalog: &Catalog,
-    op: usize,
-    out: &mut Vec<Repair>,
-) {
-    let Some(items) = value.get_mut("components").and_then(Value::as_array_mut) else {
-        return;
-    };
-    for (i, item) in items.iter_mut().enumerate() {
-        let here = [at, "/components/", &i.to_string()].concat();
-        repair::component(item, &here, catalog, op, out);
     }
 }

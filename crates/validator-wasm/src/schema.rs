@@ -2,12 +2,12 @@
 //! schema value: no code generation, no regular expressions.
 
 use crate::action;
-use crate::issue::Issue;
+use crate::issue::{Issue, Outcome};
 use serde_json::{Map, Value};
 use surfaces_core::function;
 use surfaces_core::href::is_safe_href;
 use surfaces_core::pointer;
-use surfaces_core::problem::{Binding, Findings};
+use surfaces_core::problem::Findings;
 
 /// Every keyword a catalog schema may use.
 pub const KEYWORDS: [&str; 27] = [
@@ -55,27 +55,6 @@ const MAX_DEPTH: usize = 64;
 pub(crate) struct Context<'a> {
     pub root: &'a Value,
     pub icons: &'a [String],
-}
-
-/// What evaluation found: issues in document order, and the bindings met.
-#[derive(Default)]
-pub(crate) struct Outcome {
-    pub issues: Vec<Issue>,
-    pub bindings: Vec<Binding>,
-}
-
-impl Outcome {
-    pub(crate) fn flag(&mut self, at: &str, message: String) {
-        self.issues.push(Issue::flag("invalid_prop", at, message));
-    }
-
-    /// Takes in what a shared rule found (its problems are errors).
-    pub(crate) fn absorb(&mut self, found: Findings) {
-        for p in found.problems {
-            self.issues.push(Issue::error(p.code, p.pointer, p.message));
-        }
-        self.bindings.extend(found.bindings);
-    }
 }
 
 /// Resolves `#/$defs/NAME` against `root`.
@@ -438,7 +417,7 @@ fn check_object(
     let len = at.len();
     for (key, item) in map {
         pointer::push(at, key);
-        match properties.and_then(|p| crate::surface::field_of(p, key)) {
+        match properties.and_then(|p| crate::lookup::field_of(p, key)) {
             Some(prop_schema) => check_depth(prop_schema, item, at, cx, out, depth + 1),
             None => match additional {
                 Some(Value::Bool(false)) => {

@@ -2,7 +2,9 @@
 
 use crate::catalog::{Catalog, Children, Entry};
 use crate::issue::Issue;
-use crate::schema::{self, Context, Outcome};
+use crate::issue::Outcome;
+use crate::lookup::{field, nearest};
+use crate::schema::{self, Context};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use surfaces_core::condition;
@@ -137,6 +139,11 @@ pub fn validate_surface_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
         Ok(doc) => validate_surface(&doc, catalog),
         Err(issue) => vec![issue],
     }
+}
+
+/// The pointer to section `i` of a page.
+pub(crate) fn section_path(i: usize) -> String {
+    ["/sections/", &i.to_string()].concat()
 }
 
 /// Validates a surface document against `catalog`: every problem of SPEC.md
@@ -483,7 +490,7 @@ fn check_component(
             .and_then(Value::as_str)
         {
             Some(name) => {
-                let suggestion = crate::repair::nearest(name, catalog.names())
+                let suggestion = nearest(name, catalog.names())
                     .map(|n| [" (did you mean \"", n, "\"?)"].concat())
                     .unwrap_or_default();
                 (
@@ -756,21 +763,6 @@ fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec
         at.truncate(here);
     }
     at.truncate(len);
-}
-
-/// A member of a small object (a component, a binding): a scan beats
-/// hashing the key.
-pub(crate) fn field<'a>(value: &'a Value, key: &str) -> Option<&'a Value> {
-    field_of(value.as_object()?, key)
-}
-
-/// [`field`] on a map.
-pub(crate) fn field_of<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if map.len() <= 12 {
-        map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-    } else {
-        map.get(key)
-    }
 }
 
 /// Whether `data`, serialized compactly as UTF-8, is larger than
