@@ -1,0 +1,244 @@
+//! Content components (SPEC.md section 2): text (`Heading`, `Text`,
+//! `Markdown`, `Badge`, `Stat`, `Quote`, `List`), links (`Link`, and
+//! `Button`, a link or a button running actions), media (`Image`, `Icon`,
+//! `Video`) and tables (`Table`, and `Chart`, whose data renders as a table
+//! a theme may replace).
+
+use crate::markup::{end, open, ACTION, ATTR, TEXT};
+use crate::{binding_attr, dynamic, escape_into, Node, Renderer};
+use serde_json::Value;
+use surfaces_core::truthy;
+
+impl Renderer<'_> {
+    /// Writes `node` when it is a content component; `false` when it is not.
+    pub(crate) fn content(&self, out: &mut String, node: &Node) -> bool {
+        let (name, props) = (node.name, node.props);
+        let p = |key: &str| node.prop(key);
+        let str_prop = |key: &str| node.str_prop(key);
+        match name {
+            "Heading" => {
+                let level = p("level")
+                    .and_then(Value::as_u64)
+                    .filter(|l| (1..=6).contains(l))
+                    .unwrap_or(2);
+                self.text_element(out, &["h", &level.to_string()].concat(), None, p("text"));
+            }
+            "Text" => self.text_element(
+                out,
+                "p",
+                Some(&["ch-text ch-tone-", str_prop("tone").unwrap_or("default")].concat()),
+                p("text"),
+            ),
+            "Markdown" => {
+                open(out, "div").class(name, props, &[]).close();
+                for para in str_prop("source")
+                    .unwrap_or_default()
+                    .split("\n\n")
+                    .filter(|s| !s.trim().is_empty())
+                {
+                    out.push_str("<p>");
+                    escape_into(out, para.trim());
+                    out.push_str("</p>");
+                }
+                end(out, "div");
+            }
+            "Image" => {
+                open(out, "figure").class(name, props, &["aspect"]).close();
+                open(out, "img")
+                    .attr("src", &asset_url(str_prop("src").unwrap_or_default()))
+                    .attr("alt", str_prop("alt").unwrap_or_default())
+                    .close();
+                self.text_element(out, "figcaption", None, p("caption"));
+                end(out, "figure");
+            }
+            "Icon" => {
+                let t = open(out, "span")
+                    .class(name, props, &["size"])
+                    .attr("data-icon", str_prop("name").unwrap_or_default());
+                match str_prop("label") {
+                    Some(label) => t.attr("role", "img").attr("aria-label", label),
+                    None => t.attr("aria-hidden", "true"),
+                }
+                .close();
+                end(out, "span");
+            }
+            "Button" => self.button(out, props),
+            "Link" => {
+                let mut t = open(out, "a")
+                    .class(name, props, &[])
+                    .attr("href", str_prop("href").unwrap_or("#"));
+                if let Some(text) = p("text").filter(|v| dynamic(v)) {
+                    t = t.attr(TEXT, &binding_attr(text));
+                }
+                t.close();
+                escape_into(out, &p("text").map(|t| self.text(t)).unwrap_or_default());
+                end(out, "a");
+            }
+            "Badge" => self.text_element(
+                out,
+                "span",
+                Some(&["ch-badge ch-tone-", str_prop("tone").unwrap_or("neutral")].concat()),
+                p("text"),
+            ),
+            "Stat" => {
+                open(out, "div").class(name, props, &[]).close();
+                self.text_element(out, "span", Some("ch-stat-label"), p("label"));
+                self.text_element(out, "strong", Some("ch-stat-value"), p("value"));
+                self.text_element(out, "small", Some("ch-stat-caption"), p("caption"));
+                end(out, "div");
+            }
+            "Quote" => {
+                open(out, "blockquote").class(name, props, &[]).close();
+                self.text_element(out, "p", None, p("text"));
+                self.text_element(out, "cite", None, p("cite"));
+                end(out, "blockquote");
+            }
+            "List" => {
+                let tag = if p("ordered").and_then(Value::as_bool) == Some(true) {
+                    "ol"
+                } else {
+                    "ul"
+                };
+                open(out, tag).class(name, props, &[]).close();
+                for item in self.list(p("items")) {
+                    out.push_str("<li>");
+                    escape_into(out, &self.text(&item));
+                    out.push_str("</li>");
+                }
+                end(out, tag);
+            }
+            "Table" => {
+                let columns: Vec<String> = self
+                    .list(p("columns"))
+                    .iter()
+                    .map(|c| self.text(c))
+                    .collect();
+                let rows: Vec<Vec<Value>> = self
+                    .list(p("rows"))
+                    .into_iter()
+                    .map(|r| self.list(Some(&r)))
+                    .collect();
+                self.table(out, name, str_prop("caption"), &columns, &rows);
+            }
+            "Chart" => {
+                let labels = self.list(p("labels"));
+                let series = self.list(p("series"));
+                let mut columns = vec![String::new()];
+                columns.extend(
+                    series
+                        .iter()
+                        .map(|s| self.text(s.get("label").unwrap_or(&Value::Null))),
+                );
+                let rows: Vec<Vec<Value>> = labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, label)| {
+                        let mut row = vec![label.clone()];
+                        row.extend(series.iter().map(|s| {
+                            s.get("values")
+                                .and_then(|v| v.get(i))
+                                .cloned()
+                                .unwrap_or(Value::Null)
+                        }));
+                        row
+                    })
+                    .collect();
+                self.table(out, name, str_prop("title"), &columns, &rows);
+            }
+            "Video" => {
+                let mut t = open(out, "video")
+                    .class(name, props, &[])
+                    .attr("src", str_prop("src").unwrap_or_default())
+                    .attr("title", str_prop("title").unwrap_or_default())
+                    .flag("controls", true);
+                if let Some(poster) = str_prop("poster") {
+                    t = t.attr("poster", &asset_url(poster));
+                }
+                t.close();
+                end(out, "video");
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// A `Button`: a link when it has an `href`, else a button running its
+    /// `onClick`.
+    fn button(&self, out: &mut String, props: &Value) {
+        let label = props.get("label");
+        if let Some(href) = props.get("href").and_then(Value::as_str) {
+            let mut t = open(out, "a")
+                .class("Button", props, &["variant"])
+                .attr("href", href);
+            if let Some(l) = label.filter(|l| dynamic(l)) {
+                t = t.attr(TEXT, &binding_attr(l));
+            }
+            t.close();
+            escape_into(out, &label.map(|l| self.text(l)).unwrap_or_default());
+            end(out, "a");
+            return;
+        }
+        let mut t = open(out, "button")
+            .attr("type", "button")
+            .class("Button", props, &["variant"]);
+        if let Some(action) = props.get("onClick") {
+            t = t.attr(ACTION, &action.to_string());
+        }
+        if let Some(label) = label.filter(|l| dynamic(l)) {
+            t = t.attr(TEXT, &binding_attr(label));
+        }
+        if let Some(disabled) = props.get("disabled") {
+            if dynamic(disabled) {
+                t = t.attr(
+                    ATTR,
+                    &serde_json::json!({ "disabled": disabled }).to_string(),
+                );
+            }
+            t = t.flag("disabled", truthy(&&self.value(disabled)));
+        }
+        t.close();
+        escape_into(out, &label.map(|l| self.text(l)).unwrap_or_default());
+        end(out, "button");
+    }
+
+    fn table(
+        &self,
+        out: &mut String,
+        name: &str,
+        caption: Option<&str>,
+        columns: &[String],
+        rows: &[Vec<Value>],
+    ) {
+        open(out, "table").class(name, &Value::Null, &[]).close();
+        if let Some(caption) = caption {
+            out.push_str("<caption>");
+            escape_into(out, caption);
+            out.push_str("</caption>");
+        }
+        out.push_str("<thead><tr>");
+        for column in columns {
+            out.push_str("<th scope=\"col\">");
+            escape_into(out, column);
+            out.push_str("</th>");
+        }
+        out.push_str("</tr></thead><tbody>");
+        for row in rows {
+            out.push_str("<tr>");
+            for cell in row {
+                out.push_str("<td>");
+                escape_into(out, &self.text(cell));
+                out.push_str("</td>");
+            }
+            out.push_str("</tr>");
+        }
+        out.push_str("</tbody>");
+        end(out, "table");
+    }
+}
+
+/// A media source as the page loads it: `asset:NAME` is the site's
+/// `/assets/NAME`; anything else as written.
+fn asset_url(src: &str) -> String {
+    src.strip_prefix("asset:")
+        .map_or_else(|| src.to_string(), |a| ["/assets/", a].concat())
+}
