@@ -21,7 +21,6 @@ use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
-use std::sync::OnceLock;
 use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info, FenceChar};
 
 use crate::directive;
@@ -29,12 +28,6 @@ use crate::heal::Inline;
 use crate::surface::{self, Refusal, Surface};
 use crate::utf8::Decoder;
 use validator_wasm::Catalog;
-
-/// The built-in `blog@1` catalog, loaded once.
-fn default_catalog() -> Arc<Catalog> {
-    static DEFAULT: OnceLock<Arc<Catalog>> = OnceLock::new();
-    Arc::clone(DEFAULT.get_or_init(|| Arc::new(Catalog::default_blog())))
-}
 
 /// Lines with an unfinished role longer than this are read as prose.
 const UNDECIDED_LIMIT: usize = 32;
@@ -202,7 +195,7 @@ impl Default for MarkdownStream {
             lines: Vec::new(),
             seen: Vec::new(),
             finished: false,
-            catalog: default_catalog(),
+            catalog: Catalog::builtin(),
         }
     }
 }
@@ -215,9 +208,9 @@ impl MarkdownStream {
     }
 
     /// A stream checking surfaces with `catalog`.
-    pub fn with_catalog(catalog: Catalog) -> MarkdownStream {
+    pub fn with_catalog(catalog: Arc<Catalog>) -> MarkdownStream {
         MarkdownStream {
-            catalog: Arc::new(catalog),
+            catalog,
             ..MarkdownStream::default()
         }
     }

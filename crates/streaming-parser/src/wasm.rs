@@ -7,7 +7,7 @@
 //! ```
 
 use crate::{MarkdownStream, Stream as Reader};
-use validator_wasm::Catalog;
+use validator_wasm::wasm::cached_catalog;
 use wasm_bindgen::prelude::*;
 
 /// A streaming parser over one answer.
@@ -32,8 +32,7 @@ impl Stream {
                 ))
             }
             (Some(Reader::Markdown(_)), Some(text)) => {
-                let catalog =
-                    Catalog::from_json(&text).map_err(|e| JsError::new(&e.to_string()))?;
+                let catalog = cached_catalog(Some(text))?;
                 Reader::Markdown(Box::new(MarkdownStream::with_catalog(catalog)))
             }
             (Some(reader), _) => reader,

@@ -4,6 +4,7 @@ use crate::issue::Outcome;
 use crate::schema::{self, Context, FORMATS, KEYWORDS, TYPES};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 use surfaces_core::pointer;
 
 /// The default catalog's text.
@@ -89,6 +90,20 @@ impl Catalog {
     pub fn default_blog() -> Catalog {
         // The shipped file is checked by the tests; failing here is a build defect.
         Catalog::from_json(BLOG_1).unwrap_or_else(|e| panic!("built-in blog@1 catalog: {e}"))
+    }
+
+    /// The built-in `blog@1` catalog, loaded once and shared: the one cache
+    /// of it that the validator's, the stream's and the renderer's faces use.
+    ///
+    /// ```
+    /// use validator_wasm::Catalog;
+    /// let (a, b) = (Catalog::builtin(), Catalog::builtin());
+    /// assert!(std::sync::Arc::ptr_eq(&a, &b));
+    /// assert_eq!(a.name(), "blog@1");
+    /// ```
+    pub fn builtin() -> Arc<Catalog> {
+        static BUILTIN: OnceLock<Arc<Catalog>> = OnceLock::new();
+        Arc::clone(BUILTIN.get_or_init(|| Arc::new(Catalog::default_blog())))
     }
 
     /// Loads a catalog from JSON text.

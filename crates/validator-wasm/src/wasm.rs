@@ -14,32 +14,32 @@ use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft};
 use crate::prompt::catalog_prompt as prompt_text;
 use crate::surface::{parse_document, validate_component as component_issues, validate_document};
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
     /// The last catalog loaded, by its text (`None` for the built-in one).
-    static CATALOG: RefCell<Option<(Option<String>, Rc<Catalog>)>> = const { RefCell::new(None) };
+    static CATALOG: RefCell<Option<(Option<String>, Arc<Catalog>)>> = const { RefCell::new(None) };
 }
 
 /// The catalog for `text` (JSON text, or `None` for the built-in `blog@1`),
 /// reusing the last one loaded when the text is the same. Other crates'
-/// WASM faces (the renderer) share this cache.
-pub fn cached_catalog(text: Option<String>) -> Result<Rc<Catalog>, JsError> {
+/// WASM faces (the stream, the renderer) share this cache.
+pub fn cached_catalog(text: Option<String>) -> Result<Arc<Catalog>, JsError> {
     let cached = CATALOG.with(|c| {
         c.borrow()
             .as_ref()
             .filter(|(key, _)| *key == text)
-            .map(|(_, cat)| Rc::clone(cat))
+            .map(|(_, cat)| Arc::clone(cat))
     });
     if let Some(cat) = cached {
         return Ok(cat);
     }
-    let loaded = Rc::new(match &text {
-        None => Catalog::default_blog(),
-        Some(t) => Catalog::from_json(t).map_err(|e| JsError::new(&e.to_string()))?,
-    });
-    CATALOG.with(|c| *c.borrow_mut() = Some((text, Rc::clone(&loaded))));
+    let loaded = match &text {
+        None => Catalog::builtin(),
+        Some(t) => Arc::new(Catalog::from_json(t).map_err(|e| JsError::new(&e.to_string()))?),
+    };
+    CATALOG.with(|c| *c.borrow_mut() = Some((text, Arc::clone(&loaded))));
     Ok(loaded)
 }
 
@@ -117,7 +117,7 @@ pub fn catalog_prompt(catalog_json: Option<String>) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub struct Draft {
     draft: PipelineDraft,
-    catalog: Rc<Catalog>,
+    catalog: Arc<Catalog>,
 }
 
 #[wasm_bindgen]
