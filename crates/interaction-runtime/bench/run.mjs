@@ -1,8 +1,8 @@
 // The interaction runtime against petite-vue, side by side in one headless
 // Chromium run: a page of 30 surfaces of 200 components each (text and
 // formatted bindings, visibility, a slider, radios, a button), wired to
-// equivalent markup for each. Prints medians (ms) and ratios; a benchmark,
-// not a test: nothing here fails on speed.
+// equivalent markup for each. Prints a markdown section with medians (ms)
+// and ratios; a benchmark, not a test: nothing here fails on speed.
 //
 // - hydrate: from importing the runtime (already on the page) to every
 //   surface hydrated (fetch, compile, hydrate for ours; parse and mount for
@@ -14,14 +14,16 @@
 // Function); ours runs under script-src 'self' 'wasm-unsafe-eval'. The pages
 // here are served without a CSP so both run.
 //
-// Needs: the built runtime (dist/site, or SURFACE_SITE: a folder with
-// manifest.json), node_modules with playwright-core and petite-vue, and
+// Needs: the runtime as scripts/build made it (where dist/artifacts.json
+// says: dist/site/, or target/unshipped/site/ while held back by its size
+// budget), node_modules with playwright-core and petite-vue, and
 // /usr/bin/chromium (or CHROMIUM). Run: node crates/interaction-runtime/bench/run.mjs [iterations]
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { launch, startServer, root } from '../../../tests/browser/e2e/harness.mjs';
+import { join, relative } from 'node:path';
+import { launch, startServer, root, artifacts } from '../../../tests/browser/e2e/harness.mjs';
+import { table, version } from '../../../scripts/report.mjs';
 
-const site = resolve(root, process.env.SURFACE_SITE ?? 'dist/site');
+const site = artifacts().runtime.dir;
 const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
 const iterations = Number(process.argv[2] ?? 15);
 const SURFACES = 30;
@@ -112,6 +114,7 @@ const server = await startServer({
   pages: { '/ours.html': oursPage, '/vue.html': vuePage },
 });
 const browser = await launch();
+const browserVersion = browser.version();
 const results = {};
 try {
   for (const [name, path] of [['ours', '/ours.html'], ['petite-vue', '/vue.html']]) {
@@ -139,10 +142,16 @@ try {
 
 const ours = results.ours;
 const vue = results['petite-vue'];
-console.log(`(ours: ${ours.loaded.toFixed(2)} ms of the hydration is fetching and compiling the wasm)`);
-console.log(`interaction runtime vs petite-vue: ${SURFACES} surfaces x 200 components, ${iterations} page loads, medians`);
-console.log('| measure | ours (ms) | petite-vue (ms) | ours / petite-vue |');
-console.log('|---|---|---|---|');
-for (const k of ['hydrate', 'update']) {
-  console.log(`| ${k} | ${ours[k].toFixed(2)} | ${vue[k].toFixed(2)} | ${(ours[k] / vue[k]).toFixed(2)} |`);
-}
+const ms = (t) => t.toFixed(2);
+console.log(`## Interaction runtime
+
+\`crates/interaction-runtime/bench/run.mjs\`: Chromium ${browserVersion}, ${SURFACES}
+surfaces of 200 components, side by side with petite-vue ${version('petite-vue')} (served
+without a CSP, since it needs \`'unsafe-eval'\`); medians over ${iterations} page loads each.
+
+${table(['measure', 'ours (ms)', 'petite-vue (ms)', 'ours / petite-vue'], [
+  ['hydrate (import to every surface hydrated; fetch and compile included for ours)', ms(ours.hydrate), ms(vue.hydrate), (ours.hydrate / vue.hydrate).toFixed(2)],
+  ['update (\`input\` on a slider to its 100 bindings updated)', ms(ours.update), ms(vue.update), (ours.update / vue.update).toFixed(2)],
+])}
+
+Of our hydration, ${ms(ours.loaded)} ms is fetching and compiling the wasm.`);

@@ -1,23 +1,25 @@
 // The preview morph against idiomorph and morphdom, side by side in one
 // headless Chromium run: idiomorph's three perf pairs, and a 30-section page
-// where one section changes. Prints medians (ms) and ratios; a benchmark, not
-// a test: nothing here fails on speed.
+// where one section changes. Prints a markdown section with medians (ms) and
+// ratios; a benchmark, not a test: nothing here fails on speed.
 //
-// Needs: the built morph (scripts/build puts it in npm/dist/morph; or set
-// MORPH_DIST to a wasm-bindgen --target web output holding morph.js and
-// morph_bg.wasm), node_modules with playwright-core, idiomorph and morphdom,
-// and /usr/bin/chromium (or CHROMIUM). It serves everything itself on
+// Needs: the morph as scripts/build made it (where dist/artifacts.json says:
+// npm/dist/morph/, or target/unshipped/ while held back by its size budget),
+// node_modules with playwright-core, idiomorph and morphdom, and
+// /usr/bin/chromium (or CHROMIUM). It serves everything itself on
 // 127.0.0.1. Run: node crates/morph/bench/run.mjs [iterations]
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { artifacts } from '../../../scripts/artifacts.mjs';
+import { table, version } from '../../../scripts/report.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../../..');
 const pairs = join(root, 'tests/conformance/idiomorph-perf');
-const dist = process.env.MORPH_DIST ?? join(root, 'npm/dist/morph');
+const dist = artifacts().morph.dir;
 const iterations = Number(process.argv[2] ?? 25);
 
 const files = {
@@ -67,13 +69,15 @@ try {
   await page.waitForFunction(() => window.benchReady === true);
   const rows = await page.evaluate((n) => window.runBench(n), iterations);
   const libs = ['morph', 'idiomorph', 'morphdom'];
-  console.log(`median ms over ${iterations} runs (Chromium ${browser.version()}); ratio = morph / faster peer`);
-  console.log(['case', ...libs, 'ratio'].map((c, i) => (i ? c.padStart(10) : c.padEnd(44))).join(''));
-  for (const row of rows) {
-    const best = Math.min(row.idiomorph, row.morphdom);
-    const cells = libs.map((l) => row[l].toFixed(3).padStart(10));
-    console.log(row.name.padEnd(44) + cells.join('') + (row.morph / best).toFixed(2).padStart(10));
-  }
+  console.log(`## Preview morph
+
+\`crates/morph/bench/run.mjs\`: Chromium ${browser.version()}, side by side with
+idiomorph ${version('idiomorph')} and morphdom ${version('morphdom')}, libraries interleaved;
+medians (ms) over ${iterations} rounds. Ratio = morph / the faster peer (below 1:
+morph is faster). The cases: \`crates/morph/bench/README.md\`.
+
+${table(['case', ...libs.map((l) => `${l} (ms)`), 'ratio'], rows.map((row) =>
+    [row.name, ...libs.map((l) => row[l].toFixed(3)), (row.morph / Math.min(row.idiomorph, row.morphdom)).toFixed(2)]))}`);
 } finally {
   await browser.close();
   server.close();

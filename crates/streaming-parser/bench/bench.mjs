@@ -1,17 +1,26 @@
 // Streams answers of 20 KB, 100 KB and 1 MB in 20-character chunks through
-// the wasm parser, and side by side through what JS apps do today: remend on
-// the whole text so far at every chunk, plus partial-json on the open line
-// when it is JSON. Prints totals, per-chunk p99 and the ratios.
+// the wasm parser (the Studio module scripts/build made, where
+// dist/artifacts.json says), and side by side through what JS apps do today:
+// remend on the whole text so far at every chunk, plus partial-json on the
+// open line when it is JSON. Then the native throughput (cargo, the `native`
+// profile). Prints a markdown section: totals, per-chunk p99, the ratios.
+//
+//   node crates/streaming-parser/bench/bench.mjs [peer samples per answer, default 2000]
 import { readFileSync, readdirSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { dirname, join } from "node:path";
 import remend from "remend";
+import { parse as parsePartial } from "partial-json";
+import { artifacts } from "../../../scripts/artifacts.mjs";
+import { table, version } from "../../../scripts/report.mjs";
 
-const require = createRequire(import.meta.url);
-const { parse: parsePartial } = require("partial-json");
 const here = dirname(fileURLToPath(import.meta.url));
-const { Stream } = require(join(here, "pkg", "streaming_parser.js"));
+const samples = Number(process.argv[2] ?? 2000);
+const { dir } = artifacts().studio;
+const studio = await import(pathToFileURL(join(dir, "studio.js")).href);
+await studio.default({ module_or_path: readFileSync(join(dir, "studio_bg.wasm")) });
+const { Stream } = studio;
 
 const corpusDir = join(here, "..", "tests", "corpus");
 const corpus = readdirSync(corpusDir)
@@ -63,7 +72,7 @@ function ours(parts) {
 function peers(parts) {
   // remend re-reads the whole text at every chunk (quadratic); on long
   // answers only every k-th chunk is timed and the total extrapolated.
-  const k = Math.max(1, Math.floor(parts.length / 2000));
+  const k = Math.max(1, Math.floor(parts.length / samples));
   const times = [];
   let text = "";
   parts.forEach((part, i) => {
@@ -91,16 +100,26 @@ for (const [label, bytes] of [["20 KB", 20_000], ["100 KB", 100_000], ["1 MB", 1
   const parts = chunks(text, 20);
   ours(parts); // warm up (the engine compiles hot code in tiers)
   ours(parts);
-  const a = ours(parts);
-  const b = peers(parts);
-  rows.push({ label, chunks: parts.length, a, b });
-  console.log(
-    `${label.padEnd(6)} ${String(parts.length).padStart(6)} chunks | ` +
-      `wasm: total ${a.total.toFixed(1)} ms, p99 ${(a.p99 * 1000).toFixed(1)} µs/chunk | ` +
-      `remend+partial-json: total ${b.total.toFixed(1)} ms${b.sampled > 1 ? ` (every ${b.sampled}th chunk timed, extrapolated)` : ""}, ` +
-      `p99 ${(b.p99 * 1000).toFixed(1)} µs/chunk | ratio ${(b.total / a.total).toFixed(1)}x`,
-  );
+  rows.push({ label, chunks: parts.length, a: ours(parts), b: peers(parts) });
 }
-const k100 = rows[1].a.total;
-const m1 = rows[2].a.total;
-console.log(`per-byte cost: 1 MB total / 100 KB total = ${(m1 / k100).toFixed(1)} (flat would be 10)`);
+const ms = (t) => t.toFixed(1);
+const us = (t) => (t * 1000).toFixed(1);
+const native = execFileSync("cargo", ["run", "--quiet", "--profile", "native", "-p", "streaming-parser", "--example", "throughput"],
+  { cwd: join(here, "../../.."), encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+console.log(`## Streaming parser
+
+\`crates/streaming-parser/bench/bench.mjs\`: Node, the Studio wasm module, the
+test corpus repeated to each size and streamed in 20-character chunks; side
+by side, remend ${version("remend")} on the whole text at each chunk plus
+partial-json ${version("partial-json")} on the open line. Ratio = theirs / ours
+(above 1: ours is faster).
+
+${table(["answer", "chunks", "ours total (ms)", "ours p99 per chunk (µs)", "remend + partial-json total (ms)", "their p99 per chunk (µs)", "their chunks timed", "ratio"],
+  rows.map(({ label, chunks, a, b }) => [label, chunks, ms(a.total), us(a.p99), ms(b.total), us(b.p99),
+    b.sampled > 1 ? `1 in ${b.sampled}, total extrapolated` : "all", (b.total / a.total).toFixed(1)]))}
+
+Per-byte cost: the 1 MB total is ${(rows[2].a.total / rows[1].a.total).toFixed(1)} times the 100 KB total (flat would be 10).
+
+Native (\`cargo run --profile native -p streaming-parser --example throughput\`):
+
+${native.trim().split("\n").map((l) => `- ${l}`).join("\n")}`);

@@ -1,23 +1,20 @@
-// Validator benchmark in Node through the WASM build, side by side with
-// fast-json-patch. Prints medians and ratios; not a test.
+// Validator benchmark in Node through the wasm build (the Studio module
+// scripts/build made, where dist/artifacts.json says), side by side with
+// fast-json-patch. Prints a markdown section with medians and the ratio; a
+// benchmark, not a test.
 //
-//   node crates/validator-wasm/bench/node.mjs [path/to/validator.js]
-//
-// The default path is the npm entry built by scripts/build.
+//   node crates/validator-wasm/bench/node.mjs
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { artifacts } from '../../../scripts/artifacts.mjs';
+import { table, version } from '../../../scripts/report.mjs';
 
-const entry = process.argv[2] ?? new URL('../../../npm/validator.js', import.meta.url).href;
-const mod = await import(entry.startsWith('/') ? 'file://' + entry : entry);
-if (typeof mod.default === 'function') {
-  const wasm = entry.endsWith('validator.js') && !entry.includes('npm/validator.js')
-    ? readFileSync(fileURLToPath(new URL('validator_bg.wasm', entry.startsWith('/') ? 'file://' + entry : entry)))
-    : undefined;
-  await mod.default(wasm === undefined ? undefined : { module_or_path: wasm });
-}
+const { dir } = artifacts().studio;
+const mod = await import(pathToFileURL(join(dir, 'studio.js')).href);
+await mod.default({ module_or_path: readFileSync(join(dir, 'studio_bg.wasm')) });
 const { validate, patch, applyPatch, Draft } = mod;
-const jsonpatch = (await import(new URL('../../../node_modules/fast-json-patch/index.mjs', import.meta.url).href)).default
-  ?? (await import(new URL('../../../node_modules/fast-json-patch/index.mjs', import.meta.url).href));
+const jsonpatch = (await import('fast-json-patch/index.mjs')).default;
 
 // A 200-component surface with about 60 KB of data.
 function surface() {
@@ -86,15 +83,21 @@ const draftOp = () => {
   if (report.applied.length !== 1) throw new Error('draft op refused');
 };
 const rows = [
-  ['validate: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (JSON text in, issues out)', median(() => validate(text), 200), 1000],
-  ['Draft.apply: one operation through repair, validate, apply (document kept in wasm)', median(draftOp, 2000), 150],
-  ['patch: the same operation, stateless (document parsed and printed each call)', median(() => patch(text, op), 100), '-'],
+  ['`validate`: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (JSON text in, issues out)', median(() => validate(text), 200), 1000],
+  ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', median(draftOp, 2000), 150],
+  ['`patch`: the same operation, stateless (document parsed and printed each call)', median(() => patch(text, op), 100), '-'],
 ];
 const ours = median(oursApply, 200);
 const theirs = median(theirsApply, 200);
-console.log('| measurement | median (us) | goal (us) |');
-console.log('|---|---|---|');
-for (const [name, us, goal] of rows) console.log(`| ${name} | ${us.toFixed(1)} | ${goal} |`);
-console.log(`| applyPatch, 7 operations on that surface (with JSON.stringify/parse at the edge) | ${ours.toFixed(1)} | - |`);
-console.log(`| fast-json-patch applyPatch, same operations (mutateDocument false) | ${theirs.toFixed(1)} | - |`);
-console.log(`| ratio ours / fast-json-patch | ${(ours / theirs).toFixed(2)} | - |`);
+console.log(`## Validator
+
+\`crates/validator-wasm/bench/node.mjs\`: Node, the Studio wasm module, side by
+side with fast-json-patch ${version('fast-json-patch')}; medians in microseconds.
+
+${table(['measure', 'median (µs)', 'goal (µs)'], [
+  ...rows.map(([name, us, goal]) => [name, us.toFixed(1), goal]),
+  ['`applyPatch`, 7 operations on that surface (JSON text across the wasm edge)', ours.toFixed(1), '-'],
+  ['fast-json-patch `applyPatch`, the same operations (mutateDocument false)', theirs.toFixed(1), '-'],
+])}
+
+Ratio \`applyPatch\` ours / fast-json-patch: ${(ours / theirs).toFixed(2)}.`);
