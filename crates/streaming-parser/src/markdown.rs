@@ -251,6 +251,11 @@ impl MarkdownStream {
                     self.take_class(class);
                 }
             }
+            // The text ended: its last body line is complete, as the
+            // validator reads it (the stored text stays as it came).
+            if self.role == Role::Body && !self.line.is_empty() {
+                self.read_body_line();
+            }
         }
         self.changes(from)
     }
@@ -489,6 +494,17 @@ impl MarkdownStream {
     }
 
     fn end_body_line(&mut self) {
+        self.read_body_line();
+        if let Some(b) = self.blocks.last_mut() {
+            b.text.push_str(&self.line);
+            b.text.push('\n');
+        }
+    }
+
+    /// Reads the body line `self.line` as complete: it closes the fence or
+    /// directive, or is the surface's next line. The block's text is the
+    /// caller's to extend.
+    fn read_body_line(&mut self) {
         let line_no = self.line_no;
         let line = strip_line_ending(&self.line);
         let catalog = Arc::clone(&self.catalog);
@@ -510,8 +526,6 @@ impl MarkdownStream {
         } else if directive::container_open(line).is_some() {
             b.depth += 1;
         }
-        b.text.push_str(&self.line);
-        b.text.push('\n');
     }
 
     /// Whether the unfinished body line would close the open block.
@@ -574,7 +588,7 @@ impl MarkdownStream {
                     }
                     Kind::Prose => {}
                 }
-                let ghost = if b.kind == Kind::Surface && last && !complete {
+                let ghost = if b.kind == Kind::Surface && last && !complete && !self.finished {
                     surface::ghost(line)
                 } else {
                     None
@@ -1167,7 +1181,10 @@ mod tests {
 
     #[test]
     fn surface_ghost_and_refusals() {
-        let d = doc("```surface {\"id\":\"s\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\nbroken\n{\"id\":\"t\",\"component\":\"Text\",\"props\":{\"text\":\"Hel");
+        let text = "```surface {\"id\":\"s\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\nbroken\n{\"id\":\"t\",\"component\":\"Text\",\"props\":{\"text\":\"Hel";
+        let mut stream = MarkdownStream::new();
+        stream.push(text);
+        let d = stream.document();
         let s = &d["blocks"][0];
         assert_eq!(s["complete"], false);
         assert_eq!(
@@ -1178,6 +1195,25 @@ mod tests {
             s["ghost"],
             json!({"id":"t","component":"Text","props":{"text":"Hel"},"partial":true})
         );
+        // The text ended: its last line is read like any other (here a
+        // line that is not JSON), and nothing is being written any more.
+        let d = doc(text);
+        let s = &d["blocks"][0];
+        let refused: Vec<_> = s["refused"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["line"].clone(), r["code"].clone()))
+            .collect();
+        assert_eq!(
+            refused,
+            [
+                (json!(3), json!("invalid_line")),
+                (json!(4), json!("invalid_line"))
+            ]
+        );
+        assert_eq!(s["ghost"], Value::Null);
+        assert_eq!(s["text"], text, "the stored text is the input");
     }
 
     #[test]

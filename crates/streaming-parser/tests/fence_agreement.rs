@@ -41,7 +41,13 @@ fn bodies() -> Vec<(String, String)> {
     for case in suite["cases"].as_array().expect("cases") {
         if case.get("catalog").is_none() {
             let name = ["fixture: ", case["name"].as_str().unwrap_or_default()].concat();
-            out.push((name, case["input"].as_str().unwrap_or_default().to_string()));
+            let input = case["input"].as_str().unwrap_or_default();
+            // The last line ends the text, with or without a line ending.
+            let trimmed = input.trim_end_matches('\n');
+            if trimmed != input {
+                out.push(([&name, " (no final newline)"].concat(), trimmed.to_string()));
+            }
+            out.push((name, input.to_string()));
         }
     }
     out
