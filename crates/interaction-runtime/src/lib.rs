@@ -65,8 +65,8 @@
 //! # Why a hand-written loader instead of wasm-bindgen
 //!
 //! The runtime must cost a page at most 12,288 bytes gzip, loader and wasm
-//! together (the size-budget check now holds it to 11,264), with 8,192 the
-//! goal. wasm-bindgen's fixed cost (its generated glue and externref
+//! together (its budget in `size-budget/budgets.json` now holds it lower),
+//! with 8,192 the goal. wasm-bindgen's fixed cost (its generated glue and externref
 //! table, about 1.3 to 1.6 KB gzip, plus a long hashed name per import) is
 //! a fifth of that goal before the runtime does anything. The module needs
 //! no JS objects beyond handles into the loader's value array, so a loader
@@ -105,14 +105,8 @@
 //! so memory stays flat however many events run; a browser test runs 3,000
 //! rounds of five events and fails if the memory grew), a panic handler that
 //! traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
-//! `--low-memory-unused`; measured as the
-//! size-budget check does (hashed files, Node's zlib):
-//!
-//! | file | raw | gzip -9 | brotli 11 |
-//! |---|---|---|---|
-//! | `surface.<hash>.js` (loader) | 5,715 | 2,856 | 2,586 |
-//! | `surface.<hash>.wasm` | 16,102 | 8,126 | 7,235 |
-//! | together | 21,817 | 10,982 | 9,821 |
+//! `--low-memory-unused`. What that comes to, loader and wasm apart, is in
+//! `docs/size.md`, which the size-budget check writes from the hashed files.
 //!
 //! It was 12,919 B gzip, 631 B over the budget, while the page's own work
 //! was in Rust too: every DOM read and write then crossed to the loader
@@ -170,16 +164,10 @@
 //! `bench/run.mjs` (a benchmark, not a test) hydrates 30 surfaces of 200
 //! components each, and times an `input` event to all bindings updated,
 //! side by side with petite-vue wired to equivalent markup (which needs
-//! `'unsafe-eval'`). On the shared 2-core build machine, 11 page loads,
-//! medians (absolute figures are noisy, the ratio less so):
-//!
-//! | measure | ours (ms) | petite-vue (ms) | ours / petite-vue |
-//! |---|---|---|---|
-//! | hydrate (import to all surfaces hydrated) | 318.9 | 583.5 | 0.55 |
-//! | update (`input` on a slider to its 100 bindings updated) | 0.7 | 0.6 | 1.17 |
-//!
-//! Of our hydration, about 95 ms is fetching and compiling the wasm. An
-//! update's time goes mostly to the DOM writes and to strings crossing
+//! `'unsafe-eval'`). The goals: hydration no slower than petite-vue, an
+//! update under 1 ms. The figures of the last run, with how much of our
+//! hydration is fetching and compiling the wasm, are in
+//! `docs/performance.md` (`scripts/bench --write`). An update's time goes mostly to the DOM writes and to strings crossing
 //! through `TextEncoder`/`TextDecoder` (a bound pointer is read by Rust, a
 //! shown text made by it). The loader decodes the strings of the module's
 //! data segment (names such as `path`, `call`, `args`: below
@@ -187,8 +175,8 @@
 //! update from 1.7 to 0.8 ms. Intl formatters are built once per kind,
 //! locale and options; other strings cross through one reused scratch
 //! buffer. Run it with `node crates/interaction-runtime/bench/run.mjs [page
-//! loads]` after `scripts/build` (or with `SURFACE_SITE` naming a built
-//! runtime folder).
+//! loads]` after `scripts/build`; it loads the runtime from where the build
+//! put it (`dist/artifacts.json`).
 #![cfg_attr(target_arch = "wasm32", no_std)]
 extern crate alloc;
 
