@@ -6,6 +6,7 @@
 
 use std::process::ExitCode;
 
+mod input;
 mod render;
 mod stream;
 mod validator;

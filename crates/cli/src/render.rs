@@ -1,11 +1,14 @@
 //! `surfaces render [--catalog FILE] FILE`: a surface (`.json`), or the
-//! surfaces of a markdown body (`.md`), as the published-page HTML of SPEC.md
-//! section 10 (text on standard output). A surface with errors
-//! is not rendered: its issues are printed as JSON
-//! (`{"ok": false, "file", "issues"}`) and the exit code is 1.
+//! surfaces of a markdown body (`.md` or `.markdown`), as the published-page
+//! HTML of SPEC.md section 10 (text on standard output). A file is read as
+//! `surfaces validate` reads it; a surface with errors (text that is not
+//! JSON or is larger than 2 MiB included) is not rendered: its issues are
+//! printed as JSON (`{"ok": false, "file", "issues"}`) and the exit code
+//! is 1.
 
+use crate::input::{is_markdown, load_catalog, option, options, read, Usage};
 use std::process::ExitCode;
-use validator_wasm::{issues_json, Catalog};
+use validator_wasm::{issues_json, parse_document};
 
 /// What the command ends with.
 #[derive(Debug)]
@@ -37,60 +40,35 @@ pub fn run(args: &[String]) -> ExitCode {
 }
 
 fn execute(args: &[String]) -> Outcome {
-    const USAGE: &str = " (usage: surfaces render [--catalog FILE] FILE)";
-    let mut catalog_file = None;
-    let mut file = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--catalog" => match rest.next() {
-                Some(f) => catalog_file = Some(f),
-                None => return Outcome::Failed(["--catalog needs a FILE", USAGE].concat()),
-            },
-            a if a.starts_with("--") => {
-                return Outcome::Failed(format!("unknown option `{a}`{USAGE}"))
-            }
-            _ if file.is_some() => {
-                return Outcome::Failed(["render takes one FILE", USAGE].concat())
-            }
-            _ => file = Some(arg),
-        }
+    match render(args) {
+        Ok(outcome) => outcome,
+        Err(Usage(problem)) => Outcome::Failed(problem),
     }
-    let Some(file) = file else {
-        return Outcome::Failed(["render needs a FILE", USAGE].concat());
+}
+
+fn render(args: &[String]) -> Result<Outcome, Usage> {
+    const USAGE: &str = " (usage: surfaces render [--catalog FILE] FILE)";
+    let (opts, files) = options(args, &["catalog"]).map_err(|Usage(m)| Usage(m + USAGE))?;
+    let [file] = files.as_slice() else {
+        return Err(Usage(["render takes one FILE", USAGE].concat()));
     };
-    let catalog = match catalog_file {
-        None => Catalog::default_blog(),
-        Some(path) => {
-            match read(path).and_then(|t| Catalog::from_json(&t).map_err(|e| e.to_string())) {
-                Ok(c) => c,
-                Err(e) => return Outcome::Failed(format!("cannot use catalog {path}: {e}")),
-            }
-        }
-    };
-    let text = match read(file) {
-        Ok(t) => t,
-        Err(e) => return Outcome::Failed(format!("cannot read {file}: {e}")),
-    };
-    let rendered = if file.ends_with(".md") {
+    let catalog = load_catalog(option(&opts, "catalog"))?;
+    let text = read(file)?;
+    let rendered = if is_markdown(file) {
         surfaces_render::render_markdown(&text, &catalog)
     } else {
-        match serde_json::from_str(&text) {
-            Ok(doc) => surfaces_render::render_surface(&doc, &catalog),
-            Err(e) => return Outcome::Failed(format!("cannot read {file}: {e}")),
-        }
+        // Read as `surfaces validate` reads it: too large or not JSON is an issue.
+        parse_document(&text)
+            .map_err(|issue| vec![issue])
+            .and_then(|doc| surfaces_render::render_surface(&doc, &catalog))
     };
-    match rendered {
+    Ok(match rendered {
         Ok(html) => Outcome::Html(html),
         Err(issues) => Outcome::Refused(
             serde_json::json!({"ok": false, "file": file, "issues": issues_json(&issues)})
                 .to_string(),
         ),
-    }
-}
-
-fn read(path: &str) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| e.to_string())
+    })
 }
 
 #[cfg(test)]
@@ -158,6 +136,30 @@ mod tests {
             execute(&args(&["--catalog", &c, &f])),
             Outcome::Failed(_)
         ));
+    }
+
+    #[test]
+    fn a_file_that_validate_refuses_is_refused_with_the_same_code() {
+        let big = format!(
+            r#"{{"components":[{{"id":"root","component":"Text","props":{{"text":"{}"}}}}]}}"#,
+            "x".repeat(2 * 1024 * 1024)
+        );
+        for (name, text, code) in [
+            ("notjson.json", "{not json".to_string(), "invalid_json"),
+            ("big.json", big, "document_too_large"),
+        ] {
+            let f = temp(name, &text);
+            let Outcome::Refused(json) = execute(&args(&[&f])) else {
+                panic!("{name}")
+            };
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["issues"][0]["code"], code, "{name}");
+        }
+        let f = temp("body.markdown", "```surface {\"id\":\"m\"}\n{\"id\":\"root\",\"component\":\"Badge\",\"props\":{\"text\":\"new\"}}\n```\n");
+        assert!(
+            matches!(execute(&args(&[&f])), Outcome::Html(_)),
+            ".markdown is a body"
+        );
     }
 
     #[test]

@@ -1,69 +1,13 @@
 //! `surfaces validate`, `surfaces patch` and `surfaces prompt` (SPEC.md
 //! section 9), over the validator crate.
 
+use crate::input::{finish, is_markdown, load_catalog, option, options, read, Usage};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 use validator_wasm::markdown::validate_markdown;
 use validator_wasm::pipeline::patch as run_patch;
 use validator_wasm::prompt::catalog_prompt;
-use validator_wasm::{has_errors, issues_json, parse_document, validate_document_text, Catalog};
-
-/// Bad usage or unreadable input: the one-line message for standard error.
-struct Usage(String);
-
-fn finish(command: &str, result: Result<(String, bool), Usage>) -> ExitCode {
-    match result {
-        Ok((output, ok)) => {
-            println!("{output}");
-            ExitCode::from(if ok { 0 } else { 1 })
-        }
-        Err(Usage(message)) => {
-            eprintln!("surfaces {command}: {message}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn read(path: &str) -> Result<String, Usage> {
-    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))
-}
-
-fn load_catalog(path: Option<&str>) -> Result<Catalog, Usage> {
-    match path {
-        None => Ok(Catalog::default_blog()),
-        Some(p) => {
-            Catalog::from_json(&read(p)?).map_err(|e| Usage(format!("cannot use catalog {p}: {e}")))
-        }
-    }
-}
-
-/// `--name VALUE` options and positional arguments.
-type Args<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>);
-
-/// Splits `--name VALUE` options from positional arguments.
-fn options<'a>(args: &'a [String], names: &[&str]) -> Result<Args<'a>, Usage> {
-    let mut opts = Vec::new();
-    let mut files = Vec::new();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        if let Some(name) = arg.strip_prefix("--") {
-            if !names.contains(&name) {
-                return Err(Usage(format!("unknown option `{arg}`")));
-            }
-            let value = rest
-                .next()
-                .ok_or_else(|| Usage(format!("{arg} needs a value")))?;
-            opts.push((name, value.as_str()));
-        } else {
-            files.push(arg.as_str());
-        }
-    }
-    Ok((opts, files))
-}
-
-fn option<'a>(opts: &[(&str, &'a str)], name: &str) -> Option<&'a str> {
-    opts.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v)
-}
+use validator_wasm::{has_errors, issues_json, parse_document, validate_document_text};
 
 /// `surfaces validate [--catalog FILE] FILE...`
 pub fn validate(args: &[String]) -> ExitCode {
@@ -82,7 +26,7 @@ fn validate_files(args: &[String]) -> Result<(String, bool), Usage> {
     let mut all_ok = true;
     for file in files {
         let text = read(file)?;
-        let issues = if file.ends_with(".md") || file.ends_with(".markdown") {
+        let issues = if is_markdown(file) {
             validate_markdown(&text, &catalog)
         } else {
             validate_document_text(&text, &catalog)

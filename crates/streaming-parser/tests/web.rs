@@ -28,11 +28,16 @@ fn a_stream_reports_changes_and_the_final_document() {
 fn surfaces_stream_with_ghosts() {
     let mut stream = Stream::new(Some("markdown".into()), None).unwrap();
     stream.push("```surface {\"id\":\"p\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n{\"id\":\"t\",\"component\":\"Text\",\"props\":{\"text\":\"Hi th");
-    let doc = json(&stream.finish());
+    let doc = json(&stream.document());
     let surface = &doc["blocks"][0];
     assert_eq!(surface["components"][0]["id"], "root");
     assert_eq!(surface["ghost"]["props"]["text"], "Hi th");
     assert_eq!(surface["ghost"]["partial"], true);
+    // Once the text ends, its cut last line is read like the validator reads it.
+    let doc = json(&stream.finish());
+    let surface = &doc["blocks"][0];
+    assert_eq!(surface["ghost"], serde_json::Value::Null);
+    assert_eq!(surface["refused"][0]["code"], "invalid_line");
 }
 
 #[wasm_bindgen_test]
