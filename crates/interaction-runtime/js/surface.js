@@ -1,3 +1,4 @@
+// @ts-check
 // The interaction runtime's loader: the only script a published page loads
 // for its surfaces. It instantiates the WebAssembly module next to it,
 // hydrates every surface and installs one delegated listener per event type.
@@ -10,155 +11,220 @@
 // allowlist, actions, which bindings an update touches) is done here.
 //
 // Build: esbuild --minify --format=esm --define:WASM='"surface.<hash>.wasm"'
-// (see the crate docs).
+// (see the crate docs). tsc --noEmit checks the types
+// (tests/loaders/tsconfig.json).
 //
 // JSON values (states, bound expressions, computed values) stay here, in
 // `Z`; the module reads them through imports, by handle (an index into Z).
+// Only JSON values: what JSON.parse made, strings and booleans from the DOM,
+// and the numbers this file computes, which go through `json` (NaN and the
+// infinities are null, as JSON.stringify and serde_json make them), so a
+// value reads here and in Rust as the validator reads it.
 // Strings cross as UTF-8: Rust passes (pointer, length); a string for Rust is
-// staged in `B` and its length returned (-1: none), then Rust calls
+// staged in `B` and its length returned (NONE: none), then Rust calls
 // `r(pointer)` to copy it in.
-//
-// The module's exports, on handles: c(state, e) computes a literal, binding or
-// call (-1: it does not follow SPEC.md section 3); x(v) makes v's text; v(state,
-// condition) whether it holds; k(state, check) whether it fails; g(root, path)
-// what the pointer addresses (null when missing, invalid or unsafe); w(state,
-// path, value) writes a copy there (1: the place exists); q(a, b) JSON equality; s(href)
-// the safe-href rule; p(path) whether a pointer is valid and safe.
 
+// The numbers of the interface with src/wasm.rs (declared first, so that
+// esbuild inlines them). A value's kind, as `k` answers and `M` takes it
+// (surfaces-core's `Kind`):
+const NULL = 0, BOOLEAN = 1, NUMBER = 2, ARRAY = 4, OBJECT = 5;
+// What an import answers for no string or no value, and an export for no value.
+const NONE = -1;
+// Where `W` writes (an index >= 0: that array item).
+const MEMBER = -1, WHOLE = -2;
+// What `X` does.
+const DATE = 0, PLURAL = 4, STRING_OF = 5;
+// The page's own: a binding's kind, and a model field's (SPEC.md section 10).
+const TEXT = 0, ATTR = 1, VISIBLE = 2, MODEL = 3, CHECKS = 4;
+const FIELD_TEXT = 0, FIELD_NUMBER = 1, CHECKBOX = 2, RADIO = 3, SELECT = 4;
+
+/**
+ * The module's exports (src/wasm.rs documents them), on handles.
+ * @type {{
+ *   memory: WebAssembly.Memory, __data_end: WebAssembly.Global,
+ *   c(state: number, e: number): number, x(v: number): number, v(state: number, condition: number): number,
+ *   k(state: number, check: number): number, g(root: number, path: number): number,
+ *   w(state: number, path: number, value: number): number, q(a: number, b: number): number,
+ *   s(href: number): number, p(path: number): number,
+ * }}
+ */
+let E;
 const d = document;
+/** @type {any[]} */
 const Z = []; // handle -> JSON value
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-let E; // the module's exports
+/** @type {Uint8Array} */
 let U; // a view of the module's memory (renewed when the memory grows)
 let S = new Uint8Array(256); // scratch for staging, reused: no garbage per string
+/** @type {Uint8Array} */
 let B; // the staged string: a view of S
 
 const mem = () => (U?.buffer == E.memory.buffer ? U : (U = new Uint8Array(E.memory.buffer)));
+/** @param {number} p @param {number} l */
 const decode = (p, l) => dec.decode(mem().subarray(p, p + l));
 // Strings in the module's data segment (names such as "path" or "call":
 // below __data_end, as the module is linked with its stack after its data)
-// never change: decoded once.
-const T = new Map();
-const str = (p, l, k = p * 4096 + l) =>
-  p + l > E.__data_end.value || l > 4095 ? decode(p, l) : T.get(k) ?? T.set(k, decode(p, l)).get(k);
-const opt = (p, l) => (l < 0 ? undefined : str(p, l));
+// never change: decoded once, kept by address and length.
+/** @type {string[][]} */
+const T = [];
+/** The string Rust passed as (pointer, length). @param {number} p @param {number} l */
+const str = (p, l) => (p + l > E.__data_end.value ? decode(p, l) : ((T[p] ??= [])[l] ??= decode(p, l)));
+/** The same, or undefined for the length NONE. @param {number} p @param {number} l */
+const opt = (p, l) => (l == NONE ? undefined : str(p, l));
+/** Stages `s` if it is a string: its length in UTF-8, else NONE. @param {unknown} s */
 const stage = (s) => {
-  if (s == null) return -1;
+  if (typeof s != "string") return NONE;
+  // (UTF-8 takes at most 3 bytes for a UTF-16 unit.)
   if (s.length * 3 > S.length) S = new Uint8Array(s.length * 3);
   return (B = S.subarray(0, enc.encodeInto(s, S).written)).length;
 };
 // Intl formatters are costly to build: one per kind, locale and options.
+/** @type {Map<string, Intl.NumberFormat | Intl.DateTimeFormat>} */
 const formatters = new Map();
-const object = (v) => v && typeof v == "object" && !Array.isArray(v);
+/** A JSON value's kind: from the first letter of its typeof, at its position in "-bns-o". @param {unknown} v */
+const kind = (v) => (v === null ? NULL : Array.isArray(v) ? ARRAY : "-bns-o".indexOf((typeof v)[0]));
+/** @param {unknown} v @returns {v is Record<string, any>} */
+const object = (v) => kind(v) == OBJECT;
+/** A number as JSON holds it: NaN and the infinities are null. @param {number} n */
+const json = (n) => (isFinite(n) ? n : null);
+/** A new handle to `v`. @param {unknown} v */
 const put = (v) => Z.push(v) - 1;
+/** @param {string | null} s @param {unknown} [none] what a text that is no JSON gives */
 const parse = (s, none) => {
   try {
-    return JSON.parse(s);
+    return JSON.parse(/** @type {string} */ (s));
   } catch {
     return none;
   }
 };
+/** @param {string} s */
 const copy = (s) => navigator.clipboard?.writeText(s).catch(() => {});
+/** An array's item or an object's member, as a new handle (NONE: it has none). @param {any} v @param {number | string} key */
+const member = (v, key) => (Object.hasOwn(v, key) ? put(v[key]) : NONE);
 
+// What src/wasm.rs imports, by the names there (every argument a number).
+/** @type {Record<string, (...args: number[]) => unknown>} */
 const imports = {
   r: (p) => mem().set(B, p),
-  // JSON values, read (kinds: 0 null, 1 boolean, 2 number, 3 string, 4 array,
-  // 5 object: from the first letter of the typeof)...
-  k: (j, v = Z[j]) => (v === null ? 0 : Array.isArray(v) ? 4 : "-bns-o".indexOf((typeof v)[0])),
+  // JSON values, read...
+  k: (j) => kind(Z[j]),
   f: (j) => +Z[j],
-  z: (j, v = Z[j]) => (typeof v == "string" ? stage(v) : -1),
-  l: (j, v = Z[j]) => (v && typeof v == "object" ? Object.keys(v).length : 0),
-  // An array's item, an object's member (-1: none, or not an array or object).
-  I: (j, i, v = Z[j]) => (Array.isArray(v) && i < v.length ? put(v[i]) : -1),
-  m: (j, p, l, v = Z[j], k = str(p, l)) => (object(v) && Object.hasOwn(v, k) ? put(v[k]) : -1),
-  K: (j, i, v = Z[j]) => (object(v) ? stage(Object.keys(v)[i]) : -1),
-  // ...made (0 null, 1 boolean, 2 number, 3 string)...
-  M: (k, n, p, l) => put(k < 1 ? null : k < 2 ? !!n : k < 3 ? n : str(p, l)),
-  // ...and written, as a copy: into an array item (i >= 0), an object member (-1) or the whole (-2).
-  // A value too deep to copy is not written. (No import throws: an exception
-  // would unwind the module's frames without restoring its stack pointer.)
+  z: (j) => stage(Z[j]),
+  l: (j) => (kind(Z[j]) < ARRAY ? 0 : Object.keys(Z[j]).length),
+  // An array's item, an object's member (NONE: none, or not an array or object).
+  I: (j, i) => (Array.isArray(Z[j]) ? member(Z[j], i) : NONE),
+  m: (j, p, l) => (object(Z[j]) ? member(Z[j], str(p, l)) : NONE),
+  K: (j, i) => stage(object(Z[j]) && Object.keys(Z[j])[i]),
+  // ...made (NULL, BOOLEAN, NUMBER, else a string)...
+  M: (k, n, p, l) => put(k == NULL ? null : k == BOOLEAN ? !!n : k == NUMBER ? n : str(p, l)),
+  // ...and written, as a copy: into an array item (i >= 0), an object
+  // member (MEMBER) or the whole (WHOLE). A value too deep to copy is not
+  // written. (No import throws: an exception would unwind the module's
+  // frames without restoring its stack pointer.)
   W: (j, p, l, i, v) => {
     try {
-      v = structuredClone(Z[v]);
-      i < -1 ? (Z[j] = v) : i < 0 ? (Z[j][str(p, l)] = v) : (Z[j][i] = v);
+      const value = structuredClone(Z[v]);
+      i == WHOLE ? (Z[j] = value) : i == MEMBER ? (Z[j][str(p, l)] = value) : (Z[j][i] = value);
     } catch {}
   },
-  // Intl: 0 a date (epoch ms v, or the ISO date s; n the dateStyle's index),
-  // 1 a number, 2 a percent (n, m: fraction digits or -1), 3 a currency s;
-  // 4 whether v's plural category is "one"; 5 String(v).
-  X: (kind, v, n, m, sp, sl, lp, ll) => {
-    if (kind > 4) return stage(String(v));
-    const s = opt(sp, sl), locale = opt(lp, ll), digits = (d) => (d < 0 ? undefined : d);
+  // Intl: DATE a date (epoch ms v, or the ISO date s; n the dateStyle's
+  // index), 1 a number, 2 a percent (n, m: fraction digits or NONE), 3 a
+  // currency s; PLURAL whether v's plural category is "one"; STRING_OF String(v).
+  X: (what, v, n, m, sp, sl, lp, ll) => {
+    if (what == STRING_OF) return stage(String(v));
+    const s = opt(sp, sl), locale = opt(lp, ll);
+    /** @param {number} d */
+    const digits = (d) => (d == NONE ? undefined : d);
     try {
-      if (kind > 3) return new Intl.PluralRules(locale).select(v) == "one";
-      const key = kind + JSON.stringify([locale, n, m, s]);
+      if (what == PLURAL) return new Intl.PluralRules(locale).select(v) == "one";
+      const key = what + JSON.stringify([locale, n, m, s]);
       formatters.has(key) ||
         formatters.set(
           key,
-          kind
-            ? new Intl.NumberFormat(locale, {
-                style: ["decimal", "percent", "currency"][kind - 1],
+          what == DATE
+            ? new Intl.DateTimeFormat(locale, { dateStyle: /** @type {const} */ (["short", "medium", "long", "full"])[n], timeZone: "UTC" })
+            : new Intl.NumberFormat(locale, {
+                // (The number styles at their kinds' positions.)
+                style: /** @type {const} */ ([, "decimal", "percent", "currency"])[what],
                 currency: s,
                 minimumFractionDigits: digits(n),
                 maximumFractionDigits: digits(m),
-              })
-            : new Intl.DateTimeFormat(locale, { dateStyle: ["short", "medium", "long", "full"][n], timeZone: "UTC" }),
+              }),
         );
-      return stage(formatters.get(key).format(kind ? v : new Date(s ?? v)));
+      return stage(/** @type {any} */ (formatters.get(key)).format(what == DATE ? new Date(s ?? v) : v));
     } catch {
       // Intl throws on what it cannot format: the binding then shows nothing.
-      return kind > 3 ? v == 1 : -1;
+      return what == PLURAL ? v == 1 : NONE;
     }
   },
 };
 
 // ---------------------------------------------------------------- the page
 
-// Bound element -> {s: its surface, m: its model binding}. A surface is
-// {t: its state's handle, c: its state script, b: its bindings}; a binding
-// {e: the element, k: kind (0 text, 1 attr, 2 visible, 3 model, 4 checks),
-// x: the expression, h: its handle, r: the pointers it reads} and, for a
-// model, {t: field kind (0 text, 1 number, 2 checkbox, 3 radio, 4 select),
-// p: its path, o: the radio or the select's options}.
+/**
+ * A surface: its state's handle, its state script, its bindings.
+ * @typedef {{ t: number, c: Element, b: Binding[] }} Surface
+ */
+/**
+ * A binding: the element, its kind (TEXT, ATTR, VISIBLE, MODEL, CHECKS),
+ * the expression, its handle, the pointers it reads; a model's also its
+ * field's kind (FIELD_TEXT ... SELECT), its path and the radio or the
+ * select's options.
+ * @typedef {{ e: any, k: number, x: any, h: number, r: string[] } & Partial<Model>} Binding
+ * @typedef {{ t: number, p: string, o: any[] }} Model
+ */
+// Bound element -> its surface and, for a model field, its model binding.
+/** @type {Map<EventTarget, { s: Surface, m?: Model }>} */
 const R = new Map();
 
 // Only these attributes are read: a value that starts with "/" (or is
 // empty) is a JSON Pointer, read as the binding {path}; anything else JSON
 // (undefined when absent or invalid).
-const attribute = (el, name, s = el.getAttribute("data-ch-" + name)) =>
-  s == null ? undefined : s[0] == "/" || !s ? { path: s } : parse(s);
+/** @param {Element} el @param {string} name */
+const attribute = (el, name) => {
+  const s = el.getAttribute("data-ch-" + name);
+  return s == null ? undefined : s[0] == "/" || !s ? { path: s } : parse(s);
+};
 // Every setter compares first: hydration leaves what the server rendered
 // untouched where it agrees.
+/** @param {any} el @param {string} name @param {unknown} v */
 const set = (el, name, v) => el[name] !== v && (el[name] = v);
+/** @param {Element} el @param {string} name @param {string | null} v */
 const attr = (el, name, v) => el.getAttribute(name) !== v && (v == null ? el.removeAttribute(name) : el.setAttribute(name, v));
+/** @param {number} h */
 const text = (h) => Z[E.x(h)];
 // The safe-href rule (SPEC.md section 5), on a string.
+/** @param {string} href */
 const safe = (href) => E.s(put(href));
 // What a radio or option stands for: its data-ch-value parsed, else its value.
+/** @param {any} o */
 const literal = (o) => parse(o.getAttribute("data-ch-value") ?? "-", o.value);
 // Whether pointer `b` is `a` or lies inside it, segment-wise (/ab is not
 // inside /a). A write at w can change what a binding reads at r when either
 // lies within the other.
+/** @param {string} a @param {string} b */
 const within = (a, b) => b.startsWith(a) && (b.length == a.length || b[a.length] == "/");
 // "One or a list" (actions, checks).
+/** @param {unknown} x */
 const list = (x) => (Array.isArray(x) ? x : [x]);
 
 // Shows binding `b` of surface `s`; `source` is the field being typed in
 // (left alone), `changed` false at hydration (checks wait for a change).
+/** @param {Surface} s @param {Binding} b @param {EventTarget} [source] @param {number} [changed] */
 const apply = (s, b, source, changed) => {
   const n = Z.length, el = b.e, st = s.t, k = b.k;
-  if (k < 1) {
+  if (k == TEXT) {
     // A binding that does not follow section 3 leaves the text as rendered.
     const h = E.c(st, b.h);
-    h < 0 || set(el, "textContent", text(h));
-  } else if (k < 2) {
+    h == NONE || set(el, "textContent", text(h));
+  } else if (k == ATTR) {
     // data-ch-attr: value, checked, disabled, aria-* and data-* (exactly, in
     // lower case), href when safe; nothing else (on*, style, src, srcdoc).
     if (object(b.x))
       for (const [name, x] of Object.entries(b.x)) {
         const h = E.c(st, put(x));
-        if (h < 0) continue;
+        if (h == NONE) continue;
         const v = Z[h], t = text(h);
         name == "value"
           ? set(el, name, t)
@@ -170,22 +236,22 @@ const apply = (s, b, source, changed) => {
                 ? safe(t) && attr(el, name, t)
                 : /^(aria|data)-[a-z0-9-]+$/.test(name) && attr(el, name, v === null ? null : t);
       }
-  } else if (k < 3) attr(el, "hidden", E.v(st, b.h) ? null : "");
-  else if (k < 4) {
+  } else if (k == VISIBLE) attr(el, "hidden", E.v(st, b.h) ? null : "");
+  else if (k == MODEL) {
     if (el != source) {
       const h = E.g(st, put(b.p)), t = b.t;
-      t < 2
+      t == FIELD_TEXT || t == FIELD_NUMBER
         ? set(el, "value", text(h))
-        : t < 3
+        : t == CHECKBOX
           ? set(el, "checked", !!Z[h])
-          : b.o.forEach((o) => set(o, t < 4 ? "checked" : "selected", !!E.q(h, put(literal(o)))));
+          : /** @type {any[]} */ (b.o).forEach((o) => set(o, t == RADIO ? "checked" : "selected", !!E.q(h, put(literal(o)))));
     }
   } else if (changed) {
     // Checks run from the first change of what they read: the first that
     // fails sets aria-invalid and its message goes to the element that
     // aria-describedby names first.
     const failing = list(b.x).find((c) => E.k(st, put(c)));
-    const id = el.getAttribute("aria-describedby")?.split(/[\t\n\f\r ]+/).find((i) => i);
+    const id = el.getAttribute("aria-describedby")?.split(/[\t\n\f\r ]+/).find((/** @type {string} */ i) => i);
     attr(el, "aria-invalid", failing ? "true" : null);
     const m = id && d.getElementById(id);
     m && set(m, "textContent", typeof failing?.message == "string" ? failing.message : "");
@@ -195,17 +261,24 @@ const apply = (s, b, source, changed) => {
 
 // Writes `h` at `path` in surface `s`'s state, then re-applies the bindings
 // that read what changed.
+/** @param {Surface} s @param {string} path @param {number} h @param {EventTarget} [source] */
 const write = (s, path, h, source) =>
   E.w(s.t, put(path), h) &&
   s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1));
 
 // One action of surface `s` (SPEC.md section 5).
+/** @param {Surface} s @param {unknown} a */
 const run = (s, a) => {
   if (!object(a)) return;
   const path = typeof a.path == "string" ? a.path : undefined;
+  /** @param {unknown} x */
   const number = (x) => (typeof x == "number" ? x : undefined);
-  // A computed field as text; empty when absent.
-  const shown = (x, h = x === undefined ? -1 : E.c(s.t, put(x))) => (h < 0 ? "" : text(h));
+  // A computed field as text; empty when absent or when it does not follow section 3.
+  /** @param {unknown} x */
+  const shown = (x) => {
+    const h = x === undefined ? NONE : E.c(s.t, put(x));
+    return h == NONE ? "" : text(h);
+  };
   const current = () => Z[E.g(s.t, put(path))];
   let v; // what set, toggle, increment and reset write at the path
   switch (a.action) {
@@ -218,10 +291,11 @@ const run = (s, a) => {
     case "increment":
       if (path != null) {
         let n = (number(current()) ?? 0) + (number(a.by) ?? 1);
-        // (A NaN takes the bound, as in Rust's f64::min and max.)
+        // (A NaN takes the bound, as in Rust's f64::min and max; past the
+        // largest number, the sum is null.)
         if (number(a.max) != null && !(n <= a.max)) n = a.max;
         if (number(a.min) != null && !(n >= a.min)) n = a.min;
-        v = put(n);
+        v = put(json(n));
       }
       break;
     case "reset":
@@ -244,43 +318,54 @@ const run = (s, a) => {
     case "scrollTo":
       typeof a.target == "string" && a.target[0] == "#" && d.getElementById(a.target.slice(1))?.scrollIntoView();
   }
-  v === undefined || write(s, path ?? "", v < 0 ? put(null) : v);
+  v === undefined || write(s, path ?? "", v == NONE ? put(null) : v);
 };
 
+// The model field kinds of the input types that are not text fields.
+/** @type {Record<string, number>} */
+const FIELDS = { range: FIELD_NUMBER, number: FIELD_NUMBER, checkbox: CHECKBOX, radio: RADIO, "select-one": SELECT, "select-multiple": SELECT };
+
 // Binds element `el` to surface `s`.
+/** @param {Surface} s @param {any} el */
 const bind = (s, el) => {
+  /** @type {{ s: Surface, m?: Model }} */
   const entry = { s };
   R.set(el, entry);
+  /** @param {number} k @param {unknown} x @param {Partial<Model>} [b] */
   const add = (k, x, b = {}) => {
     if (x === undefined) return;
     // Every pointer the expression reads, at any depth (over-approximates
     // harmlessly); a walk without recursion, so any depth is fine.
-    const r = [], pending = [x];
+    /** @type {string[]} */
+    const r = [];
+    const pending = [x];
     for (const v of pending)
       if (v && typeof v == "object")
         for (const [key, i] of Object.entries(v)) key == "path" && typeof i == "string" ? r.push(i) : pending.push(i);
     s.b.push(Object.assign(b, { e: el, k, x, h: put(x), r }));
   };
-  add(0, attribute(el, "text"));
-  add(1, attribute(el, "attr"));
-  add(2, attribute(el, "visible"));
+  add(TEXT, attribute(el, "text"));
+  add(ATTR, attribute(el, "attr"));
+  add(VISIBLE, attribute(el, "visible"));
   const model = attribute(el, "model"), p = model?.path;
   if (typeof p == "string" && E.p(put(p))) {
     // The field's type decides what it writes (SPEC.md section 10).
-    const t = ["range", "number", "checkbox", "radio", "select-one", "select-multiple"].indexOf(el.type);
-    add(3, model, (entry.m = { t: t < 0 ? 0 : t < 2 ? 1 : t < 4 ? t : 4, p, o: t < 3 ? [] : t < 4 ? [el] : [...el.options] }));
+    const t = Object.hasOwn(FIELDS, el.type) ? FIELDS[el.type] : FIELD_TEXT;
+    add(MODEL, model, (entry.m = { t, p, o: t == RADIO ? [el] : t == SELECT ? [...el.options] : [] }));
   }
-  add(4, attribute(el, "checks"));
+  add(CHECKS, attribute(el, "checks"));
 };
 
-// The value a model field writes (undefined: nothing, an unchecked radio).
+// The value a model field writes (undefined: nothing, an unchecked radio;
+// null: an empty number field).
+/** @param {Model} m @param {any} el */
 const read = (m, el) => {
   const t = m.t;
-  if (t < 1) return el.value;
-  if (t < 2) return isNaN(el.valueAsNumber) ? null : el.valueAsNumber;
-  if (t < 3) return el.checked;
-  const chosen = m.o.find((o) => o[t < 4 ? "checked" : "selected"]);
-  return chosen ? literal(chosen) : t < 4 ? undefined : null;
+  if (t == FIELD_TEXT) return el.value;
+  if (t == FIELD_NUMBER) return json(el.valueAsNumber);
+  if (t == CHECKBOX) return el.checked;
+  const chosen = m.o.find((o) => o[t == RADIO ? "checked" : "selected"]);
+  return chosen ? literal(chosen) : t == RADIO ? undefined : null;
 };
 
 const hydrate = () => {
@@ -290,7 +375,8 @@ const hydrate = () => {
     const c = root.querySelector(":scope>script[data-ch-state]"), state = c && parse(c.textContent);
     // A surface whose state does not parse (or is no object) is left as rendered.
     if (!object(state)) continue;
-    const s = { t: put(state), c, b: [] };
+    /** @type {Surface} */
+    const s = { t: put(state), c: /** @type {Element} */ (c), b: [] };
     for (const el of root.querySelectorAll(
       "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]",
     ))
@@ -302,7 +388,7 @@ const hydrate = () => {
 const start = async () => {
   try {
     const bytes = await (await fetch(new URL(WASM, import.meta.url))).arrayBuffer();
-    E = (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports;
+    E = /** @type {any} */ (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports;
   } catch (err) {
     // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src: without
     // it the page keeps working as the server rendered it.
@@ -319,11 +405,13 @@ const start = async () => {
       // it throws.
       const n = Z.length;
       try {
-        for (let el = ev.target, e, v; el; el = el.parentNode)
+        /** @type {{ s: Surface, m?: Model } | undefined} */
+        let e;
+        for (let el = /** @type {any} */ (ev.target), v; el; el = el.parentNode)
           if ((e = R.get(el))) {
             if (click) {
               if ((v = attribute(el, "action")) !== undefined) {
-                list(v).forEach((a) => run(e.s, a));
+                for (const a of list(v)) run(e.s, a);
                 break;
               }
             } else if (e.m) {

@@ -1,63 +1,145 @@
+// @ts-check
 // The preview morph's loader: the JavaScript face of crates/morph
 // (`init`, `morph`, `Preview`) over plain wasm imports and exports, in place
 // of wasm-bindgen's glue (why: the crate docs). Everything here is DOM
 // plumbing; every decision is made in Rust. The import and export names live
-// in two files only, src/dom.rs and src/wasm.rs (which documents them).
+// in two files only, src/dom.rs and src/wasm.rs (which documents them); the
+// numbers they pass are the constants below, named as there.
 //
 // Two kinds of handle cross, as i32: a node's index in `N` (a table open
 // from the outermost begin to its end; 0 is no node), and a slot in the value
 // store `J` (values that outlive a morph: targets, HTML, callbacks), which
 // Rust owns and frees. A short string for Rust is staged in `B` and its
-// length returned (-1: none); Rust reads it a UTF-16 unit at a time.
+// length returned (NONE: none); Rust reads it a UTF-16 unit at a time.
 //
 // Build: esbuild --minify --format=esm crates/morph/js/morph.js (see the
 // crate docs); the wasm is morph_bg.wasm next to it unless init() is given
-// another source.
+// another source. tsc --noEmit checks the types (tests/loaders/tsconfig.json).
 
-let E; // the module's exports
-let N = [null], M = new Map(), K = new Map(), D = 0, S = [], V = [], C = [], T = 0;
+// The numbers of the interface with src/dom.rs, named as there (declared
+// first, so that esbuild inlines them). What a string import answers for no string.
+const NONE = -1;
+// What `n` follows.
+const FIRST = 0, NEXT = 1, PARENT = 2;
+// What `t` compares.
+const EQUAL = 0, SAME_TAG = 1, TEXT_DIFFERS = 2;
+// `K`'s kind past the key attributes: the element's tag.
+const TAG = 3;
+// Which live state `S` sets.
+const SET_VALUE = 0, SET_CHECKED = 1, SET_SELECTED = 2;
+// `a`'s result bits (src/live.rs): `value`, `checked`, `selected` changed (the
+// latter two in presence), and any attribute.
+const VALUE = 1, CHECKED = 2, SELECTED = 4, ANY = 8;
+// `O`'s result bits: the new element has `open`; the server's last `open`.
+const NEW_OPEN = 1, SERVER_OPEN = 2;
+// The DOM's numbers.
+const ELEMENT_NODE = 1, TEXT_NODE = 3, CDATA_SECTION_NODE = 4, PROCESSING_INSTRUCTION_NODE = 7, COMMENT_NODE = 8;
+const ORDERED_NODE_SNAPSHOT_TYPE = 7;
+
+/**
+ * The module's exports (src/wasm.rs).
+ * @type {{
+ *   m(target: number, html: number, outer: number, outline: number, follow: number): void,
+ *   p(target: number, outline: number, follow: number, onMorph: number): number,
+ *   u(preview: number, html: number): void,
+ *   s(preview: number, key: number, html: number): void,
+ *   f(preview: number): number,
+ *   t(preview: number): void,
+ *   d(preview: number): void,
+ * }}
+ */
+let E;
+// The node table (index 0: no node). Untyped: Rust passes each import a
+// handle of the kind of node it needs, having asked `k` where that varies.
+/** @type {any[]} */
+let N = [null];
+/** @type {Map<Node, number>} */
+let M = new Map();
+/** @type {Map<string, number>} */
+let K = new Map();
+let D = 0; // how deep begin calls are nested
+/** @type {any[]} */
+let S = []; // the staged elements or attributes (which, Rust knows)
+/**
+ * What `s` saves: the focused element, its selection range, the document selection.
+ * @typedef {[HTMLElement | SVGElement | null, [number, number, 'forward' | 'backward' | 'none'] | null, [Node, number, Node, number] | null]} Saved
+ */
+/** @type {Saved[]} */
+let V = [];
+/** @type {Element[]} */
+let C = []; // the elements to outline
+let T = 0; // the number of the last outline
 let B = ''; // the staged string
-let O = [], W = ''; // the keys written for the next report, the key being written
-const J = [], G = []; // the value store and its free slots
+/** @type {string[]} */
+let O = []; // the keys written for the next report
+let W = ''; // the key being written
+/** @type {any[]} */
+const J = []; // the value store
+/** @type {number[]} */
+const G = []; // its free slots
 
+/** A node's handle (0: no node). @param {Node | null | undefined} n */
 const h = (n) => {
   if (!n) return 0;
   let i = M.get(n);
   if (i === undefined) M.set(n, (i = N.push(n) - 1));
   return i;
 };
+/** A new slot holding `v`. @param {unknown} v */
 const put = (v) => {
-  const i = G.length ? G.pop() : J.length;
+  const i = G.pop() ?? J.length;
   J[i] = v;
   return i;
 };
+/** Empties slot `i`; what it held. @param {number} i */
 const take = (i) => {
   const v = J[i];
   J[i] = undefined;
   G.push(i);
   return v;
 };
-const stage = (s) => (typeof s == 'string' ? (B = s).length : -1);
+/** Stages `s` if a string; its length, or NONE. @param {unknown} s */
+const stage = (s) => (typeof s == 'string' ? (B = s).length : NONE);
 const reset = () => ((N = [null]), (M = new Map()), (K = new Map()));
 
 const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
+// The suspects: elements `rules::is_forbidden_element` or
+// `is_forbidden_animation` may judge, and attributes `is_handler`, srcdoc or
+// `is_url_attribute` may (crates/morph/tests/js_lists.rs holds these to src/rules.rs).
 const XE = "descendant-or-self::*[local-name()='script' or local-name()='animate' or local-name()='set' or local-name()='template']";
 const XA = "descendant-or-self::*/@*[starts-with(name(),'on') or name()='srcdoc' or name()='href' or name()='src' or name()='action' or name()='formaction' or name()='xlink:href' or name()='data']";
-const SEL = ['[id],[data-section-id],[data-component-id]', '[data-section-id]'];
+// `K`'s kinds: `keys::KEY_ATTRIBUTES`, and `Q`'s selectors, by dom::KEYED and
+// dom::SECTIONS (js_lists.rs holds them to KEY_ATTRIBUTES).
 const KA = ['id', 'data-section-id', 'data-component-id'];
+const SEL = ['[id],[data-section-id],[data-component-id]', '[data-section-id]'];
+// `z`'s answer is an element's position here plus one (0: none of these).
 const SPECIAL = ['INPUT', 'OPTION', 'DETAILS', 'TEXTAREA', 'DIALOG'];
+/** What XPath `x` finds from `r`, in document order. @param {string} x @param {Node} r */
 const xp = (x, r) => {
-  const s = r.ownerDocument.evaluate(x, r, null, 7, null), o = [];
-  for (let i = 0; i < s.snapshotLength; i++) o.push(s.snapshotItem(i));
+  const s = /** @type {Document} */ (r.ownerDocument).evaluate(x, r, null, ORDERED_NODE_SNAPSHOT_TYPE, null), o = [];
+  for (let i = 0; i < s.snapshotLength; i++) o.push(/** @type {Element | Attr} */ (s.snapshotItem(i)));
   return o;
 };
+/** Pushes the suspect elements (or with `a`, attributes) of `r` and of its templates' contents. @param {Node} r @param {number} a @param {(Element | Attr)[]} out */
 const walk = (r, a, out) => {
-  const els = xp(XE, r);
+  const els = /** @type {Element[]} */ (xp(XE, r));
   for (const n of a ? xp(XA, r) : els) out.push(n);
-  for (const e of els) if (e.localName == 'template' && e.content) for (const c of e.content.children) walk(c, a, out);
+  for (const e of els) if (e.localName == 'template' && /** @type {HTMLTemplateElement} */ (e).content) for (const c of /** @type {HTMLTemplateElement} */ (e).content.children) walk(c, a, out);
 };
-const len = (n) => (n.nodeType == 3 || n.nodeType == 4 || n.nodeType == 7 || n.nodeType == 8 ? n.length : n.childNodes.length);
+/** A node's length as a range offset counts it. @param {Node} n */
+const len = (n) => {
+  const t = n.nodeType;
+  return t == TEXT_NODE || t == CDATA_SECTION_NODE || t == PROCESSING_INSTRUCTION_NODE || t == COMMENT_NODE
+    ? /** @type {CharacterData} */ (n).length
+    : n.childNodes.length;
+};
+/** An element's or an attribute's name. @param {Element | Attr} n */
+const named = (n) => (n.nodeType == ELEMENT_NODE ? /** @type {Element} */ (n).localName : /** @type {Attr} */ (n).name);
+/** The bit a change of attribute `a` sets in `a`'s answer (`presence`: it came or went). @param {string} a @param {boolean} presence */
+const flag = (a, presence) => (a == 'value' ? VALUE : a == 'checked' && presence ? CHECKED : a == 'selected' && presence ? SELECTED : 0);
 
+// What src/dom.rs imports, by the names there (every argument a number).
+/** @type {Record<string, (...args: number[]) => unknown>} */
 const imports = {
   // The handle table, the value store, strings.
   b: (j) => (D++ || reset(), h(J[j])),
@@ -85,18 +167,20 @@ const imports = {
     }
   },
   x: (r, a) => ((S = []), walk(N[r], a, S), S.length),
-  N: (i, n = S[i]) => stage(n.nodeType == 1 ? n.localName : n.name),
-  v: (i, n = S[i]) => stage(n.nodeType == 1 ? n.getAttribute('attributeName') : n.value),
-  X: (i, n = S[i]) => (n.nodeType == 1 ? n.remove() : n.ownerElement?.removeAttribute(n.name)),
-  Q: (r, k, n = N[r]) => (S = n?.nodeType == 1 ? [...n.querySelectorAll(SEL[k])] : []).length,
+  N: (i) => stage(named(S[i])),
+  v: (i) => stage(S[i].nodeType == ELEMENT_NODE ? S[i].getAttribute('attributeName') : S[i].value),
+  X: (i) => (S[i].nodeType == ELEMENT_NODE ? S[i].remove() : S[i].ownerElement?.removeAttribute(S[i].name)),
+  Q: (r, k) => (S = N[r]?.nodeType == ELEMENT_NODE ? [...N[r].querySelectorAll(SEL[k])] : []).length,
   h: (i) => h(S[i]),
   // Walks and comparisons.
   k: (n) => N[n].nodeType,
-  n: (n, w, x = N[n]) => h(w == 0 ? x.firstChild : w == 1 ? x.nextSibling : w == 2 ? x.parentNode : x.nodeType == 1 ? x : x.parentElement),
-  t: (a, b, w, x = N[a], y = N[b]) => (w == 0 ? x.isEqualNode(y) : w == 1 ? x.tagName === y.tagName : w == 2 ? x.textContent !== y.textContent : !!y && x.contains(y)),
+  n: (n, w) =>
+    h(w == FIRST ? N[n].firstChild : w == NEXT ? N[n].nextSibling : w == PARENT ? N[n].parentNode : N[n].nodeType == ELEMENT_NODE ? N[n] : N[n].parentElement),
+  t: (a, b, w) =>
+    w == EQUAL ? N[a].isEqualNode(N[b]) : w == SAME_TAG ? N[a].tagName === N[b].tagName : w == TEXT_DIFFERS ? N[a].textContent !== N[b].textContent : !!N[b] && N[a].contains(N[b]),
   K: (n, k) => {
-    const v = k == 3 ? N[n].tagName : N[n].getAttribute(KA[k]);
-    if (!v) return -1;
+    const v = k == TAG ? N[n].tagName : N[n].getAttribute(KA[k]);
+    if (!v) return NONE;
     const s = k + v;
     let i = K.get(s);
     if (i === undefined) K.set(s, (i = K.size));
@@ -113,43 +197,43 @@ const imports = {
     return 1;
   },
   a: (o, n, openIsState) => {
+    /** @type {Element} */
     const x = N[o], y = N[n];
     if (!x.hasAttributes() && !y.hasAttributes()) return 0;
     let c = 0;
-    const flag = (a, presence) => (a == 'value' ? 1 : a == 'checked' && presence ? 2 : a == 'selected' && presence ? 4 : 0);
     for (const a of y.attributes) {
       const before = x.getAttribute(a.name);
       if (before === a.value || (openIsState && a.name == 'open')) continue;
       try {
         a.namespaceURI === null ? x.setAttribute(a.name, a.value) : x.setAttributeNS(a.namespaceURI, a.name, a.value);
       } catch {}
-      c |= 8 | flag(a.name, before === null);
+      c |= ANY | flag(a.name, before === null);
     }
     for (const a of [...x.attributes].reverse()) {
       if (y.hasAttribute(a.name) || a.name == OUT || (openIsState && a.name == 'open')) continue;
       x.removeAttribute(a.name);
-      c |= 8 | flag(a.name, true);
+      c |= ANY | flag(a.name, true);
     }
     return c;
   },
   S: (o, n, w) => {
     const x = N[o], y = N[n];
     try {
-      if (w == 0) x.value = y.getAttribute('value') ?? '';
-      else if (w == 1) x.checked = y.hasAttribute('checked');
-      else if (w == 2) x.selected = y.hasAttribute('selected');
+      if (w == SET_VALUE) x.value = y.getAttribute('value') ?? '';
+      else if (w == SET_CHECKED) x.checked = y.hasAttribute('checked');
+      else if (w == SET_SELECTED) x.selected = y.hasAttribute('selected');
       else x.value = y.textContent;
     } catch {}
   },
-  O: (o, n, x = N[o]) => +N[n].hasAttribute('open') | ((x[OPEN] ?? x.hasAttribute('open')) << 1),
+  O: (o, n) => (N[n].hasAttribute('open') ? NEW_OPEN : 0) | ((N[o][OPEN] ?? N[o].hasAttribute('open')) && SERVER_OPEN),
   B: (o, server, dialog, apply) => {
     const x = N[o];
     if (apply) dialog && !server ? x.close() : x.toggleAttribute('open', !!server);
     x[OPEN] = !!server;
   },
-  R: (n, x = N[n]) => {
-    if (x.nodeType == 1)
-      for (const e of [x, ...x.querySelectorAll('details,dialog')])
+  R: (n) => {
+    if (N[n].nodeType == ELEMENT_NODE)
+      for (const e of [N[n], ...N[n].querySelectorAll('details,dialog')])
         if (e.matches('details,dialog') && !(OPEN in e)) e[OPEN] = e.hasAttribute('open');
   },
   i: (p, n, b) => {
@@ -169,9 +253,9 @@ const imports = {
     d.body ? d.body.after(p) : d.documentElement.append(p);
     return h(p);
   },
-  E: (t, n, y = N[n]) => {
+  E: (t, n) => {
     try {
-      return h(N[t].ownerDocument.createElementNS(y.namespaceURI, y.localName));
+      return h(N[t].ownerDocument.createElementNS(N[n].namespaceURI, N[n].localName));
     } catch {
       return 0;
     }
@@ -193,7 +277,10 @@ const imports = {
   },
   s: (t, a) => {
     const x = N[t], e = N[a] ?? null, d = x.ownerDocument;
-    let r = null, sel = null;
+    /** @type {Saved[1]} */
+    let r = null;
+    /** @type {Saved[2]} */
+    let sel = null;
     try {
       if (e && (e.tagName == 'INPUT' || e.tagName == 'TEXTAREA') && e.selectionStart !== null) r = [e.selectionStart, e.selectionEnd, e.selectionDirection];
       const s = d.getSelection();
@@ -202,7 +289,7 @@ const imports = {
     V.push([e, r, sel]);
   },
   g: (t) => {
-    const [e, r, sel] = V.pop(), d = N[t].ownerDocument;
+    const [e, r, sel] = /** @type {Saved} */ (V.pop()), d = N[t].ownerDocument;
     if (e && e.isConnected) {
       if (d.activeElement !== e)
         try {
@@ -210,7 +297,7 @@ const imports = {
         } catch {}
       if (r)
         try {
-          e.setSelectionRange(r[0], r[1], r[2]);
+          /** @type {HTMLInputElement} */ (e).setSelectionRange(r[0], r[1], r[2]);
         } catch {}
     }
     if (sel && sel[0].isConnected && sel[2].isConnected) {
@@ -239,35 +326,54 @@ const imports = {
   D: () => Date.now(),
 };
 
-// Options as the exports take them: outer, outline (NaN: none), follow.
+/**
+ * `morph`'s options.
+ * @typedef {{ outer?: boolean, outline?: number, follow?: boolean }} MorphOptions
+ */
+/**
+ * A preview's: `morph`'s but `outer`, and the callback the changed section keys go to.
+ * @typedef {{ outline?: number, follow?: boolean, onMorph?: (keys: string[]) => void }} PreviewOptions
+ */
+
+/** Options as the exports take them: outline (NaN: none). @param {MorphOptions | PreviewOptions | undefined} o */
 const outline = (o) => (typeof o?.outline == 'number' ? o.outline : NaN);
 
-/** Loads the wasm once (`{ module_or_path }`: a URL, Response, bytes or Module). */
+/**
+ * Loads the wasm once (`{ module_or_path }`: a URL, Response, bytes or Module).
+ * @param {{ module_or_path?: any }} [options]
+ */
 export default async function init(options) {
   if (E) return;
   let s = await (options?.module_or_path ?? new URL('morph_bg.wasm', import.meta.url));
   if (typeof s == 'string' || s instanceof URL || (typeof Request == 'function' && s instanceof Request)) s = await fetch(s);
   if (typeof Response == 'function' && s instanceof Response) s = await s.arrayBuffer();
   const r = await WebAssembly.instantiate(s, { e: imports });
-  E ??= (r.instance ?? r).exports;
+  E ??= /** @type {any} */ (r.instance ?? r).exports;
 }
 
-/** Makes the children of `target` (or, with `options.outer`, `target` itself) match `html`. */
+/**
+ * Makes the children of `target` (or, with `options.outer`, `target` itself) match `html`.
+ * @param {Element} target @param {string} html @param {MorphOptions} [options]
+ */
 export function morph(target, html, options) {
   E.m(put(target), put(html), +!!options?.outer, outline(options), +!!options?.follow);
 }
 
 /** The live preview: at most 4 morphs a second, the latest update winning. */
 export class Preview {
+  /** @param {Element} target @param {PreviewOptions} [options] */
   constructor(target, options) {
     this.i = E.p(put(target), outline(options), +!!options?.follow, put(options?.onMorph));
   }
+  /** @param {string} html */
   update(html) {
     E.u(this.i, put(html));
   }
+  /** @param {string} key @param {string} html */
   section(key, html) {
     E.s(this.i, stage(key), put(html));
   }
+  /** @returns {string[]} */
   flush() {
     const i = E.f(this.i);
     return i < 0 ? [] : take(i);

@@ -1,0 +1,3 @@
+// What esbuild's --define gives the runtime's loader: its wasm's file name
+// (scripts/parts, build_runtime).
+declare const WASM: string;
