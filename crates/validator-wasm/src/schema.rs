@@ -4,6 +4,8 @@
 use crate::action;
 use crate::issue::{Issue, Outcome};
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use surfaces_core::function;
 use surfaces_core::href::is_safe_href;
 use surfaces_core::pointer;
@@ -63,7 +65,19 @@ pub(crate) fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Va
     root.get("$defs")?.get(name)
 }
 
+/// One evaluation: the context, and what each `$ref` target already gave
+/// for each value, by address (the value's place, within this one check).
+struct Eval<'a> {
+    root: &'a Value,
+    icons: &'a [String],
+    memo: RefCell<HashMap<(*const Value, *const Value), Outcome>>,
+}
+
 /// Checks `value` (at `at`) against `schema`.
+///
+/// A `$ref` target is evaluated once per value and its outcome reused, so
+/// `anyOf`/`oneOf` branches that lead to the same definitions cost time
+/// bounded by the sizes of the catalog and the value, never exponential.
 pub(crate) fn check(
     schema: &Value,
     value: &Value,
@@ -71,14 +85,19 @@ pub(crate) fn check(
     cx: &Context<'_>,
     out: &mut Outcome,
 ) {
-    check_depth(schema, value, at, cx, out, 0);
+    let eval = Eval {
+        root: cx.root,
+        icons: cx.icons,
+        memo: RefCell::default(),
+    };
+    check_depth(schema, value, at, &eval, out, 0);
 }
 
 fn check_depth(
     schema: &Value,
     value: &Value,
     at: &mut String,
-    cx: &Context<'_>,
+    cx: &Eval<'_>,
     out: &mut Outcome,
     depth: usize,
 ) {
@@ -100,7 +119,16 @@ fn check_depth(
         .and_then(Value::as_str)
         .and_then(|r| resolve_ref(cx.root, r))
     {
-        check_depth(target, value, at, cx, out, depth + 1);
+        let key = (target as *const Value, value as *const Value);
+        let known = cx.memo.borrow().get(&key).cloned();
+        let found = known.unwrap_or_else(|| {
+            let mut fresh = Outcome::default();
+            check_depth(target, value, at, cx, &mut fresh, depth + 1);
+            cx.memo.borrow_mut().insert(key, fresh.clone());
+            fresh
+        });
+        out.issues.extend(found.issues);
+        out.bindings.extend(found.bindings);
     }
     if function::is_dynamic(&value) {
         if flag(s, "x-bindable") {
@@ -277,7 +305,7 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
     }
 }
 
-fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Context<'_>, out: &mut Outcome) {
+fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Eval<'_>, out: &mut Outcome) {
     let len = text.chars().count() as u64;
     if let Some(min) = kw(s, "minLength")
         .and_then(Value::as_u64)
@@ -366,7 +394,7 @@ fn check_array(
     s: &Map<String, Value>,
     items: &[Value],
     at: &mut String,
-    cx: &Context<'_>,
+    cx: &Eval<'_>,
     out: &mut Outcome,
     depth: usize,
 ) {
@@ -401,7 +429,7 @@ fn check_object(
     s: &Map<String, Value>,
     map: &Map<String, Value>,
     at: &mut String,
-    cx: &Context<'_>,
+    cx: &Eval<'_>,
     out: &mut Outcome,
     depth: usize,
 ) {
@@ -443,7 +471,7 @@ fn check_branches(
     exactly_one: bool,
     value: &Value,
     at: &mut String,
-    cx: &Context<'_>,
+    cx: &Eval<'_>,
     out: &mut Outcome,
     depth: usize,
 ) {

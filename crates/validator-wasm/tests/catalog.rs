@@ -210,3 +210,45 @@ fn user_catalogs_load() {
     assert_eq!(catalog.names().collect::<Vec<_>>(), ["Product", "Shelf"]);
     assert_eq!(catalog.icons(), ["cart"]);
 }
+
+/// `$defs` chained 20 deep (within the evaluation's depth bound), each an
+/// `anyOf` (or `oneOf`) of three `$ref`s to the next: evaluated naively,
+/// 3^20 (3.5 billion) branches. Each definition is checked once per value, so this answers at
+/// once (SPEC.md section 2: time bounded by the sizes of catalog and value).
+#[test]
+fn ref_chains_through_any_of_cost_linear_time() {
+    for combinator in ["anyOf", "oneOf"] {
+        let mut defs = serde_json::Map::new();
+        for i in 0..20 {
+            let next = format!("#/$defs/d{}", i + 1);
+            defs.insert(
+                format!("d{i}"),
+                json!({ combinator: [
+                    {"$ref": next},
+                    {"$ref": next, "minLength": 2},
+                    {"$ref": next, "minLength": 3}
+                ] }),
+            );
+        }
+        defs.insert("d20".into(), json!({"type": "string", "maxLength": 3}));
+        let catalog = Catalog::from_value(&json!({
+            "catalog": "deep@1",
+            "components": {"Deep": {
+                "children": "none",
+                "props": {"type": "object", "$defs": defs,
+                          "properties": {"v": {"$ref": "#/$defs/d0"}}},
+                "example": {"v": "a"}
+            }}
+        }))
+        .expect("the catalog loads");
+        let surface = |v: serde_json::Value| json!({"components": [{"id": "root", "component": "Deep", "props": {"v": v}}]});
+        assert!(validate_surface(&surface(json!("b")), &catalog).is_empty());
+        let issues = validate_surface(&surface(json!("too long")), &catalog);
+        let codes: Vec<_> = issues.iter().map(|i| (i.code, i.path.as_str())).collect();
+        assert_eq!(
+            codes,
+            [("invalid_prop", "/components/0/props/v")],
+            "{combinator}"
+        );
+    }
+}
