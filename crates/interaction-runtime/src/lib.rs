@@ -82,7 +82,7 @@
 //! wasm-opt --flatten --rereloop -Oz -Oz --converge --low-memory-unused --strip-debug \
 //!   --strip-producers --strip-target-features \
 //!   $TARGET/wasm32-unknown-unknown/release/interaction_runtime.wasm -o $OUT/surface.wasm
-//! esbuild --minify --format=esm --define:WASM='"surface.wasm"' \
+//! esbuild --minify --tree-shaking=true --format=esm --define:WASM='"surface.wasm"' \
 //!   crates/interaction-runtime/js/surface.js --outfile=$OUT/surface.js
 //! ```
 //!

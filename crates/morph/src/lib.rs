@@ -86,7 +86,7 @@
 //! cargo build --release --target wasm32-unknown-unknown -p morph
 //! wasm-opt --flatten --rereloop -Oz -Oz --converge --strip-debug --strip-producers \
 //!   --strip-target-features $TARGET/wasm32-unknown-unknown/release/morph.wasm -o $OUT/morph_bg.wasm
-//! esbuild --minify --format=esm crates/morph/js/morph.js --outfile=$OUT/morph.js
+//! esbuild --minify --tree-shaking=true --format=esm crates/morph/js/morph.js --outfile=$OUT/morph.js
 //! ```
 //!
 //! What that comes to, wasm, loader and entry apart, is in `docs/size.md`,
