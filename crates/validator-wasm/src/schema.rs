@@ -157,6 +157,12 @@ fn check_depth(
         return;
     }
     if flag(s, "x-checks") {
+        // A list of checks: its own rules, and the list's length bounds.
+        if let Some(list) = value.as_array() {
+            if !count_fits(s, list.len(), at, out) {
+                return;
+            }
+        }
         check_checks(value, at, out);
         return;
     }
@@ -390,20 +396,16 @@ pub(crate) fn is_color(text: &str) -> bool {
     })
 }
 
-fn check_array(
-    s: &Map<String, Value>,
-    items: &[Value],
-    at: &mut String,
-    cx: &Eval<'_>,
-    out: &mut Outcome,
-    depth: usize,
-) {
-    let n = items.len() as u64;
+/// `minItems` and `maxItems` over a list of `n` items; false (and flagged)
+/// when `n` is outside them.
+fn count_fits(s: &Map<String, Value>, n: usize, at: &str, out: &mut Outcome) -> bool {
+    let n = n as u64;
     if let Some(min) = kw(s, "minItems").and_then(Value::as_u64).filter(|m| n < *m) {
-        return out.flag(at, ["needs at least ", &min.to_string(), " items"].concat());
+        out.flag(at, ["needs at least ", &min.to_string(), " items"].concat());
+        return false;
     }
     if let Some(max) = kw(s, "maxItems").and_then(Value::as_u64).filter(|m| n > *m) {
-        return out.flag(
+        out.flag(
             at,
             [
                 "takes at most ",
@@ -414,6 +416,21 @@ fn check_array(
             ]
             .concat(),
         );
+        return false;
+    }
+    true
+}
+
+fn check_array(
+    s: &Map<String, Value>,
+    items: &[Value],
+    at: &mut String,
+    cx: &Eval<'_>,
+    out: &mut Outcome,
+    depth: usize,
+) {
+    if !count_fits(s, items.len(), at, out) {
+        return;
     }
     if let Some(item_schema) = kw(s, "items") {
         let len = at.len();
