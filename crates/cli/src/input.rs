@@ -1,8 +1,27 @@
 //! What the commands share in reading their input: options, files, the
 //! catalog, and which files are markdown bodies.
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 use validator_wasm::Catalog;
+
+/// Writes `text` to standard output and ends with `code`. A reader that
+/// stopped reading (`surfaces validate big.json | head -c1`) is no error;
+/// another write failure is (exit 2, with the reason).
+pub fn write_out(text: &str, code: ExitCode) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => code,
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            eprintln!("surfaces: cannot write standard output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 /// Whether `file` is a markdown body (`.md` or `.markdown`) rather than a
 /// surface or page document (JSON).
@@ -15,10 +34,10 @@ pub struct Usage(pub String);
 
 pub fn finish(command: &str, result: Result<(String, bool), Usage>) -> ExitCode {
     match result {
-        Ok((output, ok)) => {
-            println!("{output}");
-            ExitCode::from(if ok { 0 } else { 1 })
-        }
+        Ok((output, ok)) => write_out(
+            &[&output, "\n"].concat(),
+            ExitCode::from(if ok { 0 } else { 1 }),
+        ),
         Err(Usage(message)) => {
             eprintln!("surfaces {command}: {message}");
             ExitCode::from(2)

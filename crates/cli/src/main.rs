@@ -27,10 +27,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     match command.as_str() {
-        "--help" | "-h" | "help" => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
+        "--help" | "-h" | "help" => input::write_out(&[USAGE, "\n"].concat(), ExitCode::SUCCESS),
         "render" => render::run(rest),
         "heal" => stream::heal(rest),
         "stream" => stream::stream(rest),

@@ -1,6 +1,7 @@
 //! `surfaces heal` and `surfaces stream` (SPEC.md sections 9 and 11).
 
-use std::io::{Read, Write};
+use crate::input::write_out;
+use std::io::Read;
 use std::process::ExitCode;
 
 use streaming_parser::Stream;
@@ -15,7 +16,7 @@ pub fn heal(args: &[String]) -> ExitCode {
         return unreadable("standard input", &e);
     }
     let text = String::from_utf8_lossy(&input);
-    print_out(streaming_parser::heal(&text).as_bytes())
+    write_out(&streaming_parser::heal(&text), ExitCode::SUCCESS)
 }
 
 /// `surfaces stream [--chunk N] [--mode markdown|jsonl|a2ui] [--final-only] FILE`.
@@ -71,15 +72,7 @@ pub fn stream(args: &[String]) -> ExitCode {
     emit(changes, &mut out);
     out.push_str(&parser.document().to_string());
     out.push('\n');
-    print_out(out.as_bytes())
-}
-
-fn print_out(bytes: &[u8]) -> ExitCode {
-    let mut stdout = std::io::stdout().lock();
-    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => unreadable("standard output", &e),
-    }
+    write_out(&out, ExitCode::SUCCESS)
 }
 
 fn usage(message: &str) -> ExitCode {

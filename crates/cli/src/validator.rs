@@ -1,7 +1,7 @@
 //! `surfaces validate`, `surfaces patch` and `surfaces prompt` (SPEC.md
 //! section 9), over the validator crate.
 
-use crate::input::{finish, is_markdown, load_catalog, option, options, read, Usage};
+use crate::input::{finish, is_markdown, load_catalog, option, options, read, write_out, Usage};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 use validator_wasm::markdown::validate_markdown;
@@ -75,10 +75,7 @@ pub fn prompt(args: &[String]) -> ExitCode {
         Ok(catalog_prompt(&load_catalog(option(&opts, "catalog"))?))
     });
     match result {
-        Ok(text) => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) => write_out(&text, ExitCode::SUCCESS),
         Err(Usage(message)) => {
             eprintln!("surfaces prompt: {message}");
             ExitCode::from(2)
