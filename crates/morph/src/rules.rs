@@ -6,12 +6,15 @@
 //! runs or smuggles code (`javascript:`, `data:`, `vbscript:`, ...) are dropped
 //! before anything is inserted.
 //!
-//! URLs follow the idea of SPEC.md section 5's safe href (trim, drop ASCII tab
-//! and newline, compare the scheme case-insensitively) with one deliberate
-//! difference: a server-rendered page legitimately uses relative URLs
-//! (`href=""`, `img/logo.png`, `?page=2`), and a relative URL cannot run code,
-//! so here any URL without a scheme is kept, and of the schemes only `http`,
-//! `https`, `mailto` and `tel`.
+//! URLs are read as content's safe-href rule reads them
+//! ([`surfaces_core::href::read`]: trimmed, ASCII tab and newline dropped,
+//! the scheme compared case-insensitively, any other control character
+//! refused), under a wider policy: a server-rendered page legitimately uses
+//! relative URLs (`href=""`, `img/logo.png`, `?page=2`), and a URL without a
+//! scheme cannot run code, so here any URL without one is kept, and of the
+//! schemes only `http`, `https`, `mailto` and `tel`.
+
+use surfaces_core::href::{self, Start};
 
 /// Elements dropped whole, with their content (compared lowercase).
 pub fn is_forbidden_element(local_name: &str) -> bool {
@@ -84,45 +87,21 @@ pub fn is_url_attribute(name: &str) -> bool {
 }
 
 /// Whether following or loading `url` can run nothing: no scheme at all
-/// (relative, `#fragment`, `/path`, empty), or `http`, `https`, `mailto`,
-/// `tel`.
+/// (relative, `#fragment`, `/path`, `//host`, empty), or `http`, `https`,
+/// `mailto`, `tel`. A URL with a control character left after cleaning is
+/// refused, like content's: refusing costs a server-rendered page nothing.
 ///
-/// Browsers trim leading and trailing C0 controls and spaces and delete ASCII
-/// tab and newline anywhere before reading the scheme, so this does too.
+/// ```
+/// use morph::rules::is_inert_url;
+/// assert!(is_inert_url("img/logo.png") && is_inert_url("TEL:+123"));
+/// assert!(!is_inert_url("java\nscript:alert(1)"));
+/// ```
 pub fn is_inert_url(url: &str) -> bool {
-    // The scheme read so far, lowercase; only its first 6 bytes are kept,
-    // enough to tell the allowed schemes apart from everything else.
-    let mut scheme = [0u8; 6];
-    let bytes = trim_controls(url.as_bytes())
-        .iter()
-        .filter(|b| !matches!(b, b'\t' | b'\n' | b'\r'));
-    for (len, &b) in bytes.enumerate() {
-        match b {
-            b':' if len > 0 => {
-                let allowed: [&[u8]; 4] = [b"http", b"https", b"mailto", b"tel"];
-                return len <= scheme.len()
-                    && allowed.contains(&scheme.get(..len).unwrap_or_default());
-            }
-            b'a'..=b'z' | b'A'..=b'Z' => {}
-            b'0'..=b'9' | b'+' | b'-' | b'.' if len > 0 => {}
-            // Anything else before a colon makes the URL relative.
-            _ => return true,
-        }
-        if let Some(slot) = scheme.get_mut(len) {
-            *slot = b.to_ascii_lowercase();
-        }
+    match href::read(url) {
+        Start::Scheme(s) => s.is(b"http") || s.is(b"https") || s.is(b"mailto") || s.is(b"tel"),
+        Start::Control => false,
+        Start::Fragment | Start::Path | Start::Host | Start::Relative => true,
     }
-    true
-}
-
-/// `bytes` without leading and trailing C0 controls and spaces.
-fn trim_controls(bytes: &[u8]) -> &[u8] {
-    let start = bytes.iter().position(|&c| c > b' ').unwrap_or(bytes.len());
-    let end = bytes
-        .iter()
-        .rposition(|&c| c > b' ')
-        .map_or(start, |e| e + 1);
-    bytes.get(start..end).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -141,9 +120,19 @@ mod tests {
             "vbscript:msgbox",
             "livescript:x",
             "blob:https://x/y",
+            "java\u{1}script:alert(1)",
+            "\u{7f}javascript:alert(1)",
         ] {
             assert!(!is_inert_url(url), "{url:?} must be refused");
         }
+    }
+
+    #[test]
+    fn control_characters_are_refused_even_in_relative_urls() {
+        for url in ["/a\u{1}b", "\u{0}img.png", "img.png\u{1b}", "a\u{7f}"] {
+            assert!(!is_inert_url(url), "{url:?}");
+        }
+        assert!(is_inert_url("\u{c} img/a.png \t"), "white space is trimmed");
     }
 
     #[test]
@@ -161,6 +150,9 @@ mod tests {
             "tel:+123",
             "1abc:def",
             "é:x",
+            "//cdn.example/a.js",
+            "mailto:",
+            "ht\ttp://example.com",
         ] {
             assert!(is_inert_url(url), "{url:?} must be kept");
         }
