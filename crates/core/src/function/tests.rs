@@ -1,5 +1,7 @@
+use super::rules::{char_count, is_locale, replace_count, starts_with_white_space};
 use super::*;
-use alloc::string::ToString;
+use crate::problem::Findings;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Value as Json};
 
