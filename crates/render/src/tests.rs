@@ -205,3 +205,21 @@ fn markdown_bodies_render_each_surface_and_refuse_errors() {
         "{issues:?}"
     );
 }
+
+#[test]
+fn asset_sources_are_written_as_the_validator_reads_them() {
+    for (src, written) in [
+        ("asset:team", "/assets/team"),
+        (" ASSET:team\n", "/assets/team"),
+        ("  /img/a.png\t", "/img/a.png"),
+    ] {
+        let html = render(
+            json!([{"id": "root", "component": "Image", "props": {"src": src, "alt": "a"}}]),
+            json!({}),
+        );
+        assert!(
+            html.contains(&format!(r#"src="{written}""#)),
+            "{src:?}: {html}"
+        );
+    }
+}

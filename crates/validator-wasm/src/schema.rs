@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use surfaces_core::function;
-use surfaces_core::href::is_safe_href;
+use surfaces_core::href::{self, is_safe_href, Start};
 use surfaces_core::pointer;
 use surfaces_core::problem::Findings;
 
@@ -381,11 +381,15 @@ fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Eval<'_>, out
     }
 }
 
-/// `asset:` followed by a name, or a site path starting with a single `/`.
+/// The `asset` format: `asset:` and a name, or a path starting with a single
+/// `/`, read as the safe-href rule reads a URL (trimmed, ASCII tab and
+/// newline dropped), so `/\t/evil.example`, which a browser loads from
+/// another host, is refused.
 pub(crate) fn is_asset(text: &str) -> bool {
-    match text.strip_prefix("asset:") {
-        Some(rest) => !rest.is_empty(),
-        None => text.starts_with('/') && !text.starts_with("//") && !text.starts_with("/\\"),
+    match href::read(text) {
+        Start::Path => true,
+        Start::Scheme(scheme) => scheme.is(b"asset") && !scheme.is_bare(),
+        _ => false,
     }
 }
 
