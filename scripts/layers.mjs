@@ -4,9 +4,10 @@
 // every `crate::x` path outside comments. Run by scripts/test; exits 1 and
 // names each cycle found.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = join(import.meta.dirname, '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
