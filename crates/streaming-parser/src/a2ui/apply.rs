@@ -1,0 +1,317 @@
+//! A complete message applied to the stream's surfaces: a start emits, with
+//! the updates that waited for it; component updates emit the reachable
+//! tree when something in it changed; data updates emit only what is new.
+
+use super::tree::{
+    absolute_paths, child_ids, component_name, placeholder, reachable, with_placeholders,
+};
+use super::{A2uiStream, Version};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::{json, Map, Value};
+
+impl A2uiStream {
+    /// Whether a streaming component has what its schema requires.
+    pub(super) fn has_required(&self, component: &Value) -> bool {
+        component_name(component).is_some() && self.missing_required(component).is_none()
+    }
+
+    /// The first property the catalog requires that `component` lacks.
+    fn missing_required(&self, component: &Value) -> Option<&str> {
+        let (name, props) = component_name(component)?;
+        let fields = self.required.get(name)?;
+        fields
+            .iter()
+            .find(|f| props.get(f.as_str()).is_none())
+            .map(String::as_str)
+    }
+
+    /// Applies one complete message; returns what to emit now.
+    pub(super) fn handle(&mut self, message: Value) -> Result<Vec<Value>, String> {
+        let (start, update, data, delete) = match self.version {
+            Version::V08 => (
+                "beginRendering",
+                "surfaceUpdate",
+                "dataModelUpdate",
+                "deleteSurface",
+            ),
+            Version::V09 => (
+                "createSurface",
+                "updateComponents",
+                "updateDataModel",
+                "deleteSurface",
+            ),
+        };
+        let Some((kind, body)) = message.as_object().and_then(|m| {
+            m.iter()
+                .find(|(k, _)| [start, update, data, delete].contains(&k.as_str()))
+        }) else {
+            return Err([
+                "Validation failed: not an A2UI message: ",
+                &message.to_string(),
+            ]
+            .concat());
+        };
+        let Some(surface_id) = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .map(String::from)
+        else {
+            return Err(["Validation failed: ", kind, " needs a surfaceId"].concat());
+        };
+        let kind = kind.clone();
+        if kind == start {
+            if self.version == Version::V09 && body.get("catalogId").is_none() {
+                return Err(
+                    "createSurface is missing the required property 'catalogId'".to_string()
+                );
+            }
+            let root = match self.version {
+                Version::V08 => body.get("root").and_then(Value::as_str).map(String::from),
+                Version::V09 => Some(String::from("root")),
+            };
+            let state = self.surfaces.entry(surface_id.clone()).or_default();
+            state.started = true;
+            state.root = root;
+            let pending = core::mem::take(&mut state.pending);
+            let mut out = alloc::vec![message];
+            for waiting in pending {
+                out.extend(self.handle(waiting)?);
+            }
+            return Ok(out);
+        }
+        if kind == data {
+            // Data may arrive before its surface: a renderer keeps it.
+            return Ok(self.data_delta(&message, data).into_iter().collect());
+        }
+        if kind == update {
+            let components = body.get("components").and_then(Value::as_array);
+            for component in components.into_iter().flatten() {
+                if let Some(field) = self.missing_required(component) {
+                    let id = component.get("id").and_then(Value::as_str);
+                    return Err([
+                        "Validation failed: component \"",
+                        id.unwrap_or_default(),
+                        "\" lacks the property \"",
+                        field,
+                        "\" its catalog requires",
+                    ]
+                    .concat());
+                }
+            }
+        }
+        let started = self.surfaces.get(&surface_id).is_some_and(|s| s.started);
+        if kind == delete && !started {
+            // Nothing was shown of it: there is nothing to delete.
+            return Ok(Vec::new());
+        }
+        let state = self.surfaces.entry(surface_id.clone()).or_default();
+        if !state.started {
+            state.pending.push(message);
+            return Ok(Vec::new());
+        }
+        self.components_of(&kind, &surface_id, body, &message)
+    }
+
+    /// Takes an update (or a delete) for a started surface; returns the
+    /// update of the components that became reachable or changed.
+    pub(super) fn components_of(
+        &mut self,
+        kind: &str,
+        surface_id: &str,
+        body: &Value,
+        message: &Value,
+    ) -> Result<Vec<Value>, String> {
+        if kind == "deleteSurface" {
+            self.surfaces.remove(surface_id);
+            return Ok(alloc::vec![message.clone()]);
+        }
+        let version = self.version;
+        let Some(state) = self.surfaces.get_mut(surface_id) else {
+            return Ok(Vec::new());
+        };
+        let components = body
+            .get("components")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for mut component in components {
+            let Some(id) = component
+                .get("id")
+                .and_then(Value::as_str)
+                .map(String::from)
+            else {
+                continue;
+            };
+            if version == Version::V08 {
+                absolute_paths(&mut component);
+            }
+            state.components.insert(id, component);
+        }
+        let ready = reachable(state, version)?;
+        // Each component as shown, its children not streamed yet pointed at
+        // placeholders.
+        let mut shown: Vec<Value> = Vec::new();
+        let mut stand_ins: Vec<String> = Vec::new();
+        for id in &ready {
+            let Some(component) = state.components.get(id) else {
+                continue;
+            };
+            let missing: Vec<String> = child_ids(component, version)
+                .into_iter()
+                .filter(|c| !state.components.contains_key(c))
+                .collect();
+            if missing.is_empty() {
+                shown.push(component.clone());
+            } else if self.placeholders {
+                shown.push(with_placeholders(component, &missing, version));
+                for child in missing {
+                    if !stand_ins.contains(&child) {
+                        stand_ins.push(child);
+                    }
+                }
+            } else {
+                // A reference a renderer cannot resolve: wait for it.
+                return Ok(Vec::new());
+            }
+        }
+        // When anything changed, the whole reachable tree goes out again, so
+        // a renderer can replace the surface's components in one step.
+        let changed = shown.iter().any(|c| {
+            let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+            state.emitted.get(id) != Some(c)
+        });
+        if !changed {
+            return Ok(Vec::new());
+        }
+        for component in &shown {
+            let id = component
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            state.emitted.insert(id.to_string(), component.clone());
+        }
+        let mut fresh = shown;
+        fresh.extend(stand_ins.iter().map(|c| placeholder(c, version)));
+        let mut out = Map::new();
+        match (message.get("version"), version) {
+            (Some(v), _) => {
+                out.insert("version".into(), v.clone());
+            }
+            (None, Version::V09) => {
+                out.insert("version".into(), json!("v0.9"));
+            }
+            (None, Version::V08) => {}
+        }
+        out.insert(
+            kind.to_string(),
+            json!({"surfaceId": surface_id, "components": fresh}),
+        );
+        Ok(alloc::vec![Value::Object(out)])
+    }
+
+    /// A v0.9 data update with only the top-level values not emitted yet
+    /// (or changed); `None` when nothing changed.
+    pub(super) fn data_delta(&mut self, message: &Value, kind: &str) -> Option<Value> {
+        let body = message.get(kind)?;
+        if self.version == Version::V08 {
+            return self.contents_update(body);
+        }
+        let Some(Value::Object(value)) = body.get("value") else {
+            return Some(message.clone());
+        };
+        let seen = self.data_seen.entry(data_scope(body)).or_default();
+        let delta: Map<String, Value> = value
+            .iter()
+            .filter(|(k, v)| seen.get(*k) != Some(*v))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if delta.is_empty() {
+            return None;
+        }
+        seen.extend(delta.clone());
+        let mut out = body.as_object().cloned().unwrap_or_default();
+        out.insert("value".into(), Value::Object(delta));
+        Some(json!({"version": "v0.9", kind: out}))
+    }
+
+    /// A v0.8 data update with its entries that have a key and a value (the
+    /// last one per key), when one of their values was not emitted yet;
+    /// `None` when none changed.
+    fn contents_update(&mut self, body: &Value) -> Option<Value> {
+        let Some(entries) = body.get("contents").and_then(Value::as_array) else {
+            return Some(json!({ "dataModelUpdate": body }));
+        };
+        let values = contents_map(entries);
+        let seen = self.data_seen.entry(data_scope(body)).or_default();
+        if values.iter().all(|(k, v)| seen.get(k) == Some(v)) {
+            return None;
+        }
+        seen.extend(values.clone());
+        let mut last: Vec<Value> = Vec::new();
+        for entry in entries.iter().rev() {
+            let key = entry.get("key").and_then(Value::as_str);
+            let fresh = !last
+                .iter()
+                .any(|e| e.get("key").and_then(Value::as_str) == key);
+            if key.is_some_and(|k| values.contains_key(k)) && fresh {
+                last.insert(0, entry.clone());
+            }
+        }
+        let mut out = body.as_object().cloned().unwrap_or_default();
+        out.insert("contents".into(), Value::Array(complete_entries(&last)));
+        Some(json!({ "dataModelUpdate": out }))
+    }
+}
+
+/// Which data a data update addresses: its surface and path.
+fn data_scope(body: &Value) -> (String, String) {
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or_default();
+    (text("surfaceId").to_string(), text("path").to_string())
+}
+
+/// The values of v0.8 data entries by key: `value`, `valueString`,
+/// `valueNumber`, `valueBoolean`, or a `valueMap` read the same way.
+fn contents_map(entries: &[Value]) -> Map<String, Value> {
+    let mut out = Map::new();
+    for entry in entries {
+        let Some(key) = entry.get("key").and_then(Value::as_str) else {
+            continue;
+        };
+        let value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .find_map(|k| entry.get(*k))
+            .cloned()
+            .or_else(|| {
+                let map = entry.get("valueMap").and_then(Value::as_array);
+                map.map(|m| Value::Object(contents_map(m)))
+            });
+        if let Some(value) = value {
+            out.insert(key.to_string(), value);
+        }
+    }
+    out
+}
+
+/// The v0.8 data entries that have a key and a value (an entry still
+/// streaming may have neither); a `valueMap` keeps its complete entries,
+/// and is dropped when it had only unfinished ones.
+fn complete_entries(entries: &[Value]) -> Vec<Value> {
+    let complete = |entry: &Value| -> Option<Value> {
+        let mut entry = entry.as_object()?.clone();
+        let mut has_value = ["value", "valueString", "valueNumber", "valueBoolean"]
+            .iter()
+            .any(|k| entry.contains_key(*k));
+        if let Some(list) = entry.get("valueMap").and_then(Value::as_array) {
+            let kept = complete_entries(list);
+            if kept.is_empty() && !list.is_empty() {
+                entry.remove("valueMap");
+            } else {
+                entry.insert("valueMap".into(), Value::Array(kept));
+                has_value = true;
+            }
+        }
+        (has_value && entry.contains_key("key")).then_some(Value::Object(entry))
+    };
+    entries.iter().filter_map(complete).collect()
+}

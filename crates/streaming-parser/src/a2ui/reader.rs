@@ -1,0 +1,97 @@
+//! An A2UI stream behind the crate's common face: bytes in, JSON changes
+//! out, and the document of every part so far.
+
+use super::{A2uiStream, Part, Version};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde_json::{json, Value};
+
+/// An A2UI stream behind the common face: bytes in, JSON changes out.
+#[derive(Debug, Clone)]
+pub struct A2uiReader {
+    decoder: crate::utf8::Decoder,
+    stream: A2uiStream,
+    parts: Vec<Value>,
+    error: Option<String>,
+}
+
+impl A2uiReader {
+    /// A reader of v0.9 messages.
+    pub fn new() -> A2uiReader {
+        A2uiReader {
+            decoder: crate::utf8::Decoder::default(),
+            stream: A2uiStream::new(Version::V09),
+            parts: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Reads text; returns the new parts (`{"text"?, "a2ui"?}`) or, once,
+    /// `{"error": message}`, after which input is ignored.
+    pub fn push(&mut self, text: &str) -> Vec<Value> {
+        if self.error.is_some() {
+            return Vec::new();
+        }
+        match self.stream.process_chunk(text) {
+            Ok(parts) => {
+                for part in &parts {
+                    self.merge(part);
+                }
+                parts.iter().map(Part::to_json).collect()
+            }
+            Err(e) => {
+                self.error = Some(e.clone());
+                alloc::vec![json!({"error": e})]
+            }
+        }
+    }
+
+    /// Reads bytes split anywhere.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<Value> {
+        let text = self.decoder.push(bytes);
+        self.push(&text)
+    }
+
+    /// Adds a part to the document so that any chunking yields the same
+    /// parts: prose joins the prose before it until messages follow.
+    fn merge(&mut self, part: &Part) {
+        let last = self.parts.last_mut().and_then(Value::as_object_mut);
+        match (last, &part.text) {
+            (Some(last), Some(text)) if !last.contains_key("a2ui") => {
+                let joined = [
+                    last.get("text").and_then(Value::as_str).unwrap_or_default(),
+                    text,
+                ]
+                .concat();
+                last.insert("text".into(), json!(joined));
+                if let Some(a2ui) = &part.a2ui {
+                    last.insert("a2ui".into(), json!(a2ui));
+                }
+            }
+            (Some(last), None) => {
+                let list = last.entry("a2ui").or_insert_with(|| json!([]));
+                if let (Some(list), Some(more)) = (list.as_array_mut(), &part.a2ui) {
+                    list.extend(more.iter().cloned());
+                }
+            }
+            _ => self.parts.push(part.to_json()),
+        }
+    }
+
+    /// Ends the input.
+    pub fn finish(&mut self) -> Vec<Value> {
+        let rest = self.decoder.finish();
+        self.push(&rest)
+    }
+
+    /// `{"parts": [...], "error": null | message}`.
+    pub fn document(&self) -> Value {
+        json!({"parts": self.parts, "error": self.error})
+    }
+}
+
+impl Default for A2uiReader {
+    fn default() -> Self {
+        A2uiReader::new()
+    }
+}

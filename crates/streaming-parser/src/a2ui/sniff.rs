@@ -1,0 +1,150 @@
+//! The unfinished message, read leniently after a chunk (at most once per
+//! eighth of growth past [`SNIFF_EVERY_CHUNK_UP_TO`] bytes): a component
+//! shows as soon as its id and name are whole, a cut string closed only
+//! under A2UI's cuttable keys, never a cut URL.
+
+use super::tree::has_empty_object;
+use super::{push_message, A2uiStream, Part, Version, SNIFF_EVERY_CHUNK_UP_TO};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde_json::{json, Value};
+
+impl A2uiStream {
+    /// Whether the string the message was cut in may be a URL: it starts
+    /// like one, or its entry's key names one. A cut URL would lead
+    /// somewhere else, so it is not shown closed.
+    fn cut_may_be_url(&self) -> bool {
+        let at = self.string_start;
+        let (Some(before), Some(cut)) = (self.message.get(..at), self.message.get(at + 1..)) else {
+            return false;
+        };
+        if ["http://", "https://", "data:", "/"]
+            .iter()
+            .any(|p| cut.starts_with(p))
+        {
+            return true;
+        }
+        let entry = before.rfind('{').and_then(|i| before.get(i..));
+        let key = entry
+            .and_then(|e| e.find("\"key\"").and_then(|i| e.get(i + 5..)))
+            .and_then(|rest| rest.trim_start().strip_prefix(':'))
+            .and_then(|rest| rest.trim_start().strip_prefix('"'))
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        ["url", "link", "src", "href", "image"]
+            .iter()
+            .any(|w| key.contains(w))
+    }
+
+    /// Reads the unfinished message leniently: components already whole
+    /// enough (a complete id and name, no value cut to `{}`; cut strings
+    /// closed only under A2UI's cuttable keys) are shown once reachable.
+    pub(super) fn sniff(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
+        if self.open.is_empty() {
+            return Ok(());
+        }
+        // Reading the unfinished message costs its length: past a few KB it
+        // is read again only once it has grown by an eighth, so a long
+        // message costs a constant number of readings per doubling
+        // (linear in the text) instead of one per chunk (quadratic).
+        let len = self.message.len();
+        if len > SNIFF_EVERY_CHUNK_UP_TO && len < self.sniffed + self.sniffed / 8 {
+            return Ok(());
+        }
+        self.sniffed = len;
+        let cuttable = if self.in_string && self.cut_may_be_url() {
+            is_cuttable_but_a_value
+        } else {
+            is_cuttable
+        };
+        let data = match self.version {
+            Version::V08 => "dataModelUpdate",
+            Version::V09 => "updateDataModel",
+        };
+        if self.message.contains(&["\"", data, "\""].concat()) {
+            let partial = crate::partial::parse(&self.message, cuttable);
+            let complete_id = partial
+                .as_ref()
+                .and_then(|p| p.value.get(data))
+                .and_then(|b| b.get("surfaceId"))
+                .is_some_and(Value::is_string);
+            if let Some(partial) = partial.filter(|_| complete_id) {
+                if let Some(m) = self.data_delta(&partial.value, data) {
+                    push_message(parts, m);
+                }
+            }
+            return Ok(());
+        }
+        if !self.message.contains("\"components\"") {
+            return Ok(());
+        }
+        let update = match self.version {
+            Version::V08 => "surfaceUpdate",
+            Version::V09 => "updateComponents",
+        };
+        let Some(partial) = crate::partial::parse(&self.message, cuttable) else {
+            return Ok(());
+        };
+        let Some(body) = partial.value.get(update) else {
+            return Ok(());
+        };
+        let Some(surface_id) = body
+            .get("surfaceId")
+            .and_then(Value::as_str)
+            .map(String::from)
+        else {
+            return Ok(());
+        };
+        if !self.surfaces.get(&surface_id).is_some_and(|s| s.started) {
+            return Ok(());
+        }
+        let listed = body.get("components").and_then(Value::as_array);
+        let mut listed: Vec<Value> = listed.cloned().unwrap_or_default();
+        if self.message.trim_end().ends_with('[') {
+            // The last component's children list has just opened: show it
+            // with one placeholder child until the first id arrives.
+            if let Some(last) = listed.last_mut() {
+                let id = last.get("id").and_then(Value::as_str).map(String::from);
+                if let (Some(id), Some(children)) = (id, last.get_mut("children")) {
+                    if children.as_array().is_some_and(Vec::is_empty) {
+                        let stand_in = ["children_", &id].concat();
+                        *children = json!([stand_in]);
+                    }
+                }
+            }
+        }
+        let whole: Vec<Value> = listed
+            .into_iter()
+            .filter(|c| {
+                c.get("id").and_then(Value::as_str).is_some()
+                    && c.get("component").is_some_and(|n| {
+                        n.is_string() || n.as_object().is_some_and(|m| !m.is_empty())
+                    })
+                    && !has_empty_object(c)
+                    && self.has_required(c)
+            })
+            .collect();
+        if whole.is_empty() {
+            return Ok(());
+        }
+        let body = json!({"surfaceId": surface_id, "components": whole});
+        for m in self.components_of(update, &surface_id, &body, &partial.value)? {
+            push_message(parts, m);
+        }
+        Ok(())
+    }
+}
+
+/// A2UI's keys whose cut strings may be shown closed.
+fn is_cuttable(key: &str) -> bool {
+    matches!(
+        key,
+        "literalString" | "valueString" | "label" | "hint" | "caption" | "altText" | "text"
+    )
+}
+
+/// [`is_cuttable`] but for `valueString`, a data value that may be a URL.
+fn is_cuttable_but_a_value(key: &str) -> bool {
+    key != "valueString" && is_cuttable(key)
+}

@@ -1,0 +1,316 @@
+use super::scan::balance;
+use super::*;
+
+/// The ids of the components the first message of `parts` emits, in order.
+fn emitted_ids(parts: &[Part]) -> Vec<String> {
+    parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_cut_tag_is_held_back() {
+    let mut s = A2uiStream::new(Version::V09);
+    let parts = s.process_chunk("Talking <a2u").unwrap();
+    assert_eq!(
+        parts,
+        [Part {
+            text: Some("Talking ".into()),
+            a2ui: None
+        }]
+    );
+    assert!(s.process_chunk("i-json>").unwrap().is_empty());
+}
+
+#[test]
+fn components_wait_for_root_and_cycles_are_errors() {
+    let mut s = A2uiStream::new(Version::V09);
+    s.process_chunk(
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+    )
+    .unwrap();
+    let parts = s
+        .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text"}]}},"#)
+        .unwrap();
+    assert!(parts.is_empty());
+    let parts = s
+        .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"}]}},"#)
+        .unwrap();
+    let ids = emitted_ids(&parts);
+    assert_eq!(ids, ["a", "root"]);
+    let err = s
+        .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Card","child":"root"}]}}"#)
+        .unwrap_err();
+    assert!(err.contains("Circular reference detected"));
+}
+
+#[test]
+fn the_reader_keeps_parts_and_stops_at_an_error() {
+    let mut r = A2uiReader::new();
+    let text = "Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}, oops]</a2ui-json> more";
+    let mut changes = Vec::new();
+    for chunk in text.as_bytes().chunks(3) {
+        changes.extend(r.push_bytes(chunk));
+    }
+    changes.extend(r.finish());
+    let doc = r.document();
+    assert_eq!(doc["parts"][0]["text"], "Hi ");
+    assert!(doc["error"].as_str().unwrap().contains("Failed to parse"));
+    assert_eq!(changes.last().unwrap()["error"], doc["error"]);
+    assert!(r.push("more").is_empty(), "input after an error is ignored");
+    let whole = {
+        let mut r = A2uiReader::new();
+        r.push("Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> bye");
+        r.finish();
+        r.document()
+    };
+    let mut r = A2uiReader::new();
+    for chunk in "Hi <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> bye".as_bytes().chunks(2) {
+        r.push_bytes(chunk);
+    }
+    r.finish();
+    assert_eq!(r.document(), whole, "the same parts for any chunking");
+    assert_eq!(whole["parts"][1]["text"], " bye");
+}
+
+#[test]
+fn children_not_streamed_yet_show_placeholders_or_wait() {
+    let start =
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#;
+    let root = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1"}]}},"#;
+    let mut s = A2uiStream::with_catalog_components(Version::V09, &json!({"Card": {}, "Row": {}}));
+    s.process_chunk(start).unwrap();
+    let parts = s.process_chunk(root).unwrap();
+    let components = &parts[0].a2ui.as_ref().unwrap()[0]["updateComponents"]["components"];
+    assert_eq!(components[0]["child"], "loading_c1");
+    assert_eq!(
+        components[1],
+        json!({"id":"loading_c1","component":"Row","children":[]})
+    );
+    let mut s = A2uiStream::with_catalog_components(Version::V09, &json!({"Card": {}}));
+    s.process_chunk(start).unwrap();
+    assert!(
+        s.process_chunk(root).unwrap().is_empty(),
+        "no Row: the parent waits"
+    );
+}
+
+#[test]
+fn components_go_out_in_id_order_and_placeholders_last_once() {
+    let mut s =
+        A2uiStream::with_catalog_components(Version::V09, &json!({"Column": {}, "Row": {}}));
+    s.process_chunk(
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+    )
+    .unwrap();
+    let parts = s
+        .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["z","b"]},{"id":"z","component":"Row","children":["x"]},{"id":"b","component":"Row","children":["x"]}]}},"#)
+        .unwrap();
+    let ids = emitted_ids(&parts);
+    assert_eq!(ids, ["b", "root", "z", "loading_x"]);
+}
+
+#[test]
+fn a_long_message_is_read_again_only_as_it_grows() {
+    // One updateComponents message: a root and its 1,000 children
+    // (about 95 KB).
+    let ids: Vec<String> = (0..1000)
+        .map(|i| ["\"c", &i.to_string(), "\""].concat())
+        .collect();
+    let mut components = alloc::vec![[
+        r#"{"id":"root","component":"Column","children":["#,
+        &ids.join(","),
+        "]}"
+    ]
+    .concat()];
+    for i in 0..1000 {
+        components.push(
+            [
+                r#"{"id":"c"#,
+                &i.to_string(),
+                r#"","component":"Text","text":"an item of the list"}"#,
+            ]
+            .concat(),
+        );
+    }
+    let text = [
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+        r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":["#,
+        &components.join(","),
+        "]}}]</a2ui-json>",
+    ]
+    .concat();
+    let mut chunked = A2uiStream::new(Version::V09);
+    let mut updates = 0;
+    for chunk in text.as_bytes().chunks(20) {
+        updates += chunked
+            .process_chunk(core::str::from_utf8(chunk).unwrap())
+            .unwrap()
+            .len();
+    }
+    // Read after every chunk while short, then once per eighth of
+    // growth: components still show while the message streams (about
+    // 4,800 chunks; read on each, it showed about 4,200 updates).
+    assert!((20..400).contains(&updates), "{updates} updates");
+    let mut whole = A2uiStream::new(Version::V09);
+    whole.process_chunk(&text).unwrap();
+    assert_eq!(chunked.surfaces["s"].components.len(), 1001);
+    assert_eq!(
+        chunked.surfaces["s"].components,
+        whole.surfaces["s"].components
+    );
+}
+
+#[test]
+fn a_streaming_component_waits_for_its_required_properties() {
+    let catalog = json!({"Audio": {"required": ["component", "url"]}});
+    let mut s = A2uiStream::with_catalog_components(Version::V09, &catalog);
+    s.process_chunk(
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#,
+    )
+    .unwrap();
+    let partial = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Audio","title":"x""#;
+    assert!(
+        s.process_chunk(partial).unwrap().is_empty(),
+        "the url is missing"
+    );
+    assert_eq!(s.process_chunk(r#","url":"/a.mp3"}]}}"#).unwrap().len(), 1);
+    let err = s
+        .process_chunk(r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Audio"}]}}"#)
+        .unwrap_err();
+    assert_eq!(
+        err, r#"Validation failed: component "root" lacks the property "url" its catalog requires"#,
+        "a whole message is held to its catalog"
+    );
+}
+
+#[test]
+fn dropped_closers_end_a_message_and_the_block_closes_the_last() {
+    let mut s = A2uiStream::new(Version::V08);
+    s.process_chunk(r#"<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s"}},"#)
+        .unwrap();
+    // The `]` of the components is missing: the next `}` closes it.
+    let parts = s
+        .process_chunk(r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "a"}}}}}}, "#)
+        .unwrap();
+    assert_eq!(parts.len(), 1);
+    let parts = s
+        .process_chunk(r#"{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "a", "valueString": "x"}]}}, {"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "root", "component": {"Text": {"text": {"literalString": "b"}}}}]}</a2ui-json>"#)
+        .unwrap();
+    let messages = parts[0].a2ui.as_ref().unwrap();
+    assert!(messages[0].get("dataModelUpdate").is_some());
+    assert_eq!(
+        messages[1]["surfaceUpdate"]["components"][0]["component"]["Text"]["text"]["literalString"],
+        "b",
+        "the message left open by the end of the block is closed"
+    );
+    let mut s = A2uiStream::new(Version::V08);
+    s.process_chunk(r#"<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s"}},"#)
+        .unwrap();
+    let err = s
+        .process_chunk(
+            r#"{"surfaceUpdate": {"surfaceId": "s", "components": [{"id": "ro</a2ui-json>"#,
+        )
+        .unwrap_err();
+    assert!(err.contains("Failed to parse"), "a cut id is never closed");
+}
+
+#[test]
+fn v08_data_streams_entry_by_entry_and_never_shows_a_cut_url() {
+    let mut s = A2uiStream::new(Version::V08);
+    let step = |s: &mut A2uiStream, chunk: &str| -> Vec<Value> {
+        let parts = s.process_chunk(chunk).unwrap();
+        parts
+            .into_iter()
+            .flat_map(|p| p.a2ui.unwrap_or_default())
+            .collect()
+    };
+    let got = step(
+        &mut s,
+        r#"<a2ui-json>[{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "name", "valueString": "Al"#,
+    );
+    assert_eq!(
+        got[0]["dataModelUpdate"]["contents"],
+        json!([{"key": "name", "valueString": "Al"}])
+    );
+    let got = step(
+        &mut s,
+        r#"ice"}, {"key": "photo", "valueString": "https://x"#,
+    );
+    assert_eq!(
+        got[0]["dataModelUpdate"]["contents"],
+        json!([{"key": "name", "valueString": "Alice"}]),
+        "the cut URL's entry has no value yet: left out"
+    );
+    assert!(step(&mut s, "/a.p").is_empty(), "nothing changed");
+    let got = step(&mut s, r#"ng"}, {"key": "note", "valueString": "/tm"#);
+    assert_eq!(
+        got[0]["dataModelUpdate"]["contents"][1]["valueString"],
+        "https://x/a.png"
+    );
+    assert_eq!(
+        got[0]["dataModelUpdate"]["contents"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // The message's last brace is missing: it ends where the next starts,
+    // and is not shown again since nothing in it changed.
+    let got = step(
+        &mut s,
+        r#"p"}]}, {"beginRendering": {"surfaceId": "s", "root": "r"}}"#,
+    );
+    assert_eq!(got.len(), 2);
+    assert_eq!(
+        got[0]["dataModelUpdate"]["contents"][2]["valueString"],
+        "/tmp"
+    );
+    assert!(got[1].get("beginRendering").is_some());
+}
+
+#[test]
+fn data_is_told_apart_by_its_path() {
+    let mut s = A2uiStream::new(Version::V09);
+    s.process_chunk("<a2ui-json>[").unwrap();
+    let update = |path: &str| {
+        [
+            r#"{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":""#,
+            path,
+            r#"","value":{"name":"A"}}},"#,
+        ]
+        .concat()
+    };
+    assert_eq!(s.process_chunk(&update("/a")).unwrap().len(), 1);
+    assert_eq!(s.process_chunk(&update("/b")).unwrap().len(), 1);
+    assert!(s.process_chunk(&update("/a")).unwrap().is_empty());
+}
+
+#[test]
+fn a_dropped_brace_is_restored() {
+    assert_eq!(balance(r#"{"a": [{"b": "}]"]}"#), r#"{"a": [{"b": "}]"}]}"#);
+    assert_eq!(balance(r#"{"a": [{"b": 1}]}]"#), r#"{"a": [{"b": 1}]}"#);
+    assert_eq!(balance(r#"{"a": {"b": 1}]"#), r#"{"a": {"b": 1}}"#);
+    assert_eq!(balance(r#"{"a": {"b": 1]}"#), r#"{"a": {"b": 1}}"#);
+}
+
+#[test]
+fn whole_answers() {
+    assert!(has_parts("a <a2ui-json>[]</a2ui-json>"));
+    assert!(!has_parts("a <a2ui-json> b"));
+    let parts =
+        parse_full("Hi\n<a2ui-json>\n```json\n[{\"id\": 1},]\n```\n</a2ui-json>\nBye").unwrap();
+    assert_eq!(parts[0].a2ui, Some(alloc::vec![json!({"id": 1})]));
+    assert_eq!(parts[1].text.as_deref(), Some("Bye"));
+    assert!(parse_full("none").unwrap_err().contains("not found"));
+    assert!(parse_full("<a2ui-json></a2ui-json>")
+        .unwrap_err()
+        .contains("empty"));
+    assert_eq!(
+        fix_payload("{\"a\": \u{201C}x\u{2019}s\u{201D}}").unwrap(),
+        [json!({"a": "x's"})]
+    );
+}

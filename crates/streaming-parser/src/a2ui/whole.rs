@@ -1,0 +1,89 @@
+//! Whole answers: the blocks of a complete text, each with the prose before
+//! it, and a payload repaired and parsed.
+
+use super::{Part, CLOSE_TAG, OPEN_TAG};
+use crate::jsonl::repair;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde_json::Value;
+
+/// Whether `text` holds a complete A2UI block (both tags, in order).
+pub fn has_parts(text: &str) -> bool {
+    text.find(OPEN_TAG).is_some_and(|at| {
+        text.get(at + OPEN_TAG.len()..)
+            .is_some_and(|rest| rest.contains(CLOSE_TAG))
+    })
+}
+
+/// Repairs an A2UI payload and parses it as a list of messages: typographic
+/// quotes normalized, trailing commas dropped, a single object wrapped.
+pub fn fix_payload(payload: &str) -> Result<Vec<Value>, String> {
+    let normalized: String = payload
+        .chars()
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' => '\'',
+            c => c,
+        })
+        .collect();
+    let value: Value = serde_json::from_str(&repair(normalized.trim()))
+        .map_err(|e| ["Failed to parse the A2UI JSON: ", &e.to_string()].concat())?;
+    Ok(match value {
+        Value::Array(items) => items,
+        other => alloc::vec![other],
+    })
+}
+
+/// Reads a whole answer: each block's messages with the prose before it,
+/// and the prose after the last block.
+pub fn parse_full(text: &str) -> Result<Vec<Part>, String> {
+    if !text.contains(OPEN_TAG) {
+        return Err(["the A2UI tag ", OPEN_TAG, " was not found in response"].concat());
+    }
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN_TAG) {
+        let before = rest.get(..at).unwrap_or_default().trim();
+        let after = rest.get(at + OPEN_TAG.len()..).unwrap_or_default();
+        let (body, next) = match after.find(CLOSE_TAG) {
+            Some(end) => (
+                after.get(..end).unwrap_or_default(),
+                after.get(end + CLOSE_TAG.len()..).unwrap_or_default(),
+            ),
+            None => (after, ""),
+        };
+        let body = strip_code_fence(body.trim());
+        if body.is_empty() {
+            return Err("the A2UI JSON part is empty".to_string());
+        }
+        parts.push(Part {
+            text: Some(before.to_string()),
+            a2ui: Some(fix_payload(body)?),
+        });
+        rest = next;
+    }
+    let tail = rest.trim();
+    if !tail.is_empty() {
+        parts.push(Part {
+            text: Some(tail.to_string()),
+            a2ui: None,
+        });
+    }
+    Ok(parts)
+}
+
+/// The content of a ```` ```json ```` fence around a payload, if any.
+fn strip_code_fence(body: &str) -> &str {
+    let Some(open) = surfaces_core::fence::opening_fence(body.lines().next().unwrap_or_default())
+    else {
+        return body;
+    };
+    let inner = body.split_once('\n').map_or("", |(_, rest)| rest);
+    let inner = inner.trim_end();
+    match inner.rfind('\n') {
+        Some(i) if open.is_closed_by(inner.get(i + 1..).unwrap_or_default()) => {
+            inner.get(..i).unwrap_or_default()
+        }
+        None if open.is_closed_by(inner) => "",
+        _ => inner,
+    }
+}
