@@ -82,7 +82,11 @@ async function instantiated(wasm, load) {
       };
     });
     await load();
-    return await seen;
+    // A loader that never instantiates fails here, rather than hanging the run.
+    const late = new Promise((_, reject) => {
+      setTimeout(() => reject(new Error('the loader did not instantiate its module within 30 s')), 30_000).unref();
+    });
+    return await Promise.race([seen, late]);
   } finally {
     WebAssembly.instantiate = instantiate;
   }

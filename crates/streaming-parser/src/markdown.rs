@@ -800,6 +800,13 @@ mod tests {
         assert_eq!(s["id"], Value::Null);
         assert_eq!(s["refused"][0]["line"], 3);
         assert_eq!(s["refused"][0]["code"], "invalid_id");
+        // Its body is not read (as the validator does not read it): no
+        // components, no ghost of the line being written.
+        let mut stream = MarkdownStream::new();
+        stream.push("```surface {\"id\":\"Bad\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n{\"id\":\"t\",");
+        let d = stream.document();
+        assert_eq!(d["blocks"][0]["components"], json!([]));
+        assert_eq!(d["blocks"][0]["ghost"], Value::Null);
     }
 
     #[test]

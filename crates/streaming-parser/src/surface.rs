@@ -111,7 +111,7 @@ impl Surface {
             }
             AddedLine::Refused(issue) => Err((issue.code, issue.message, issue.path)),
             AddedLine::Component(i) => match fence.components().get(i).cloned() {
-                Some(component) => self.take(line_no, component, catalog),
+                Some(component) => self.take(line_no, i, component, catalog),
                 None => Ok(()),
             },
         };
@@ -126,10 +126,18 @@ impl Surface {
     }
 
     /// Commits (or holds until `root`) a component the per-component rules
-    /// accept; refuses it from the live view otherwise.
-    fn take(&mut self, line_no: usize, component: Value, catalog: &Catalog) -> Result<(), Refused> {
+    /// accept; refuses it from the live view otherwise. `index` is its place
+    /// in the surface as the validator reads it, so a flag's path here is the
+    /// path the closed surface's issues give it.
+    fn take(
+        &mut self,
+        line_no: usize,
+        index: usize,
+        component: Value,
+        catalog: &Catalog,
+    ) -> Result<(), Refused> {
         let id = self.check_new_id(&component)?;
-        let at = alloc::format!("/components/{}", self.ids.len());
+        let at = alloc::format!("/components/{index}");
         let issues = validate_component(&component, &at, catalog, None);
         if let Some(error) = issues.iter().find(|i| i.severity == Severity::Error) {
             let path = error.path.strip_prefix(&at).unwrap_or(&error.path);

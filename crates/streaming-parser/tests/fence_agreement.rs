@@ -98,13 +98,26 @@ fn agree(text: &str, blocks: &[Value], issues: &[Issue]) -> Result<(), String> {
         .filter(|b| !b["id"].is_null())
         .map(|b| (b["id"].clone(), b["catalog"].clone()))
         .collect();
-    let read: Vec<(Value, Value)> = read_body(text)
+    let body = read_body(text);
+    let read: Vec<(Value, Value)> = body
         .surfaces
         .iter()
         .map(|s| (Value::from(s.id.clone()), s.catalog.clone().into()))
         .collect();
     if streamed != read {
         return Err(format!("surfaces: stream {streamed:?}, validator {read:?}"));
+    }
+    // The same fences closed.
+    let closed: Vec<bool> = blocks
+        .iter()
+        .filter(|b| !b["id"].is_null())
+        .map(|b| b["complete"] == true)
+        .collect();
+    let read_closed: Vec<bool> = body.surfaces.iter().map(|s| s.closed).collect();
+    if closed != read_closed {
+        return Err(format!(
+            "closed: stream {closed:?}, validator {read_closed:?}"
+        ));
     }
     // The same lines refused by their text, with the same codes.
     let mut line_refusals: Vec<(u64, String)> = Vec::new();
@@ -159,6 +172,19 @@ fn agree(text: &str, blocks: &[Value], issues: &[Issue]) -> Result<(), String> {
                 return Err(format!(
                     "surface {id}: stream {ours:?}, validator {theirs:?}"
                 ));
+            }
+            // The flags raised line by line are the closed surface's, path
+            // for path.
+            for f in b["flags"].as_array().into_iter().flatten() {
+                let flag = verdict(
+                    f["line"].as_u64().unwrap_or(0),
+                    f["code"].as_str().unwrap_or_default(),
+                    f["path"].as_str().unwrap_or_default(),
+                    f["severity"].as_str().unwrap_or_default(),
+                );
+                if !ours.contains(&flag) {
+                    return Err(format!("surface {id}: flag {flag:?} not among {ours:?}"));
+                }
             }
         }
         let codes: BTreeSet<&str> = theirs.iter().map(|v| v.1.as_str()).collect();

@@ -4,7 +4,7 @@
 
 use crate::catalog::Catalog;
 use crate::issue::Issue;
-use crate::surface::{data_too_large, validate_surface_in, Place};
+use crate::surface::{data_too_large, validate_surface_in, Place, MAX_DATA_BYTES};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info};
@@ -69,7 +69,16 @@ pub fn read_body(text: &str) -> Body {
                         fences += 1;
                         if fences == MAX_SURFACES + 1 {
                             body.issues.push(at_line(
-                                Issue::error("too_many_surfaces", "", "a body holds at most 30 surfaces; move the rest to another page"),
+                                Issue::error(
+                                    "too_many_surfaces",
+                                    "",
+                                    [
+                                        "a body holds at most ",
+                                        &MAX_SURFACES.to_string(),
+                                        " surfaces; move the rest to another page",
+                                    ]
+                                    .concat(),
+                                ),
                                 line_no,
                                 None,
                             ));
@@ -166,8 +175,9 @@ pub enum FenceLine {
     Data(Map<String, Value>),
     /// Any other JSON object: a component, for the surface rules to judge.
     Component(Map<String, Value>),
-    /// Not a line a fence may hold: `invalid_line` or `line_too_long`.
-    Refused(&'static str, &'static str),
+    /// Not a line a fence may hold: `invalid_line` or `line_too_long`, and
+    /// what to write instead.
+    Refused(&'static str, String),
 }
 
 /// Classifies one fence body line (without its line ending).
@@ -192,19 +202,32 @@ pub fn classify_line(line: &str) -> FenceLine {
     if line.len() > LINE_LIMIT {
         return FenceLine::Refused(
             "line_too_long",
-            "a surface line may hold at most 262,144 bytes; split large data into several {\"data\":{...}} lines",
+            [
+                "a surface line may hold at most ",
+                &LINE_LIMIT.to_string(),
+                " bytes; split large data into several {\"data\":{...}} lines",
+            ]
+            .concat(),
         );
     }
-    let Ok(value) = serde_json::from_str::<Value>(line) else {
-        return FenceLine::Refused(
-            "invalid_line",
-            "this line is not valid JSON; write one JSON object per line: a component or {\"data\":{...}}",
-        );
+    let value = match serde_json::from_str::<Value>(line) {
+        Ok(value) => value,
+        Err(e) => {
+            return FenceLine::Refused(
+                "invalid_line",
+                [
+                    "this line is not valid JSON (",
+                    &e.to_string(),
+                    "); write one JSON object per line: a component or {\"data\":{...}}",
+                ]
+                .concat(),
+            )
+        }
     };
     let Value::Object(mut object) = value else {
         return FenceLine::Refused(
             "invalid_line",
-            "each line must be a JSON object: a component or {\"data\":{...}}",
+            "each line must be a JSON object: a component or {\"data\":{...}}".into(),
         );
     };
     if object.contains_key("id") || !object.contains_key("data") {
@@ -214,7 +237,8 @@ pub fn classify_line(line: &str) -> FenceLine {
         Some(Value::Object(patch)) if object.is_empty() => FenceLine::Data(patch),
         _ => FenceLine::Refused(
             "invalid_line",
-            "a data line is exactly {\"data\":{...}} with an object to merge into the surface's data",
+            "a data line is exactly {\"data\":{...}} with an object to merge into the surface's data"
+                .into(),
         ),
     }
 }
@@ -259,7 +283,7 @@ impl FencedSurface {
     /// [`MAX_DATA_BYTES`](crate::surface::MAX_DATA_BYTES) is refused
     /// (`data_too_large`) and leaves the data as it was.
     pub fn add_line(&mut self, line: &str, line_no: usize) -> AddedLine {
-        let refuse = |code, message: &str| {
+        let refuse = |code, message: String| {
             AddedLine::Refused(at_line(
                 Issue::error(code, "", message),
                 line_no,
@@ -278,7 +302,12 @@ impl FencedSurface {
                 if data_too_large(&merged) {
                     return refuse(
                         "data_too_large",
-                        "this data line would make the surface's data larger than 65,536 bytes; keep only what the surface shows",
+                        [
+                            "this data line would make the surface's data larger than ",
+                            &MAX_DATA_BYTES.to_string(),
+                            " bytes; keep only what the surface shows",
+                        ]
+                        .concat(),
                     );
                 }
                 *data = merged;

@@ -66,11 +66,13 @@ pub(crate) fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Va
 }
 
 /// One evaluation: the context, and what each `$ref` target already gave
-/// for each value, by address (the value's place, within this one check).
+/// for each value (by address: the value's place, within this one check)
+/// at each depth (so the depth bound flags the same whichever path came
+/// first; depths are bounded, so this stays linear).
 struct Eval<'a> {
     root: &'a Value,
     icons: &'a [String],
-    memo: RefCell<HashMap<(*const Value, *const Value), Outcome>>,
+    memo: RefCell<HashMap<(*const Value, *const Value, usize), Outcome>>,
 }
 
 /// Checks `value` (at `at`) against `schema`.
@@ -119,7 +121,7 @@ fn check_depth(
         .and_then(Value::as_str)
         .and_then(|r| resolve_ref(cx.root, r))
     {
-        let key = (target as *const Value, value as *const Value);
+        let key = (target as *const Value, value as *const Value, depth);
         let known = cx.memo.borrow().get(&key).cloned();
         let found = known.unwrap_or_else(|| {
             let mut fresh = Outcome::default();

@@ -72,7 +72,12 @@ pub fn validate_document(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
             issues.push(Issue::error(
                 "too_many_surfaces",
                 at.clone(),
-                "a page holds at most 30 surfaces; move the rest to another page",
+                [
+                    "a page holds at most ",
+                    &MAX_SURFACES.to_string(),
+                    " surfaces; move the rest to another page",
+                ]
+                .concat(),
             ));
         }
         let id = field(section, "id")
@@ -190,7 +195,9 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
             "too_many_components",
             "/components",
             [
-                "a surface has at most 200 components (found ",
+                "a surface has at most ",
+                &MAX_COMPONENTS.to_string(),
+                " components (found ",
                 &components.len().to_string(),
                 "); split it into several surfaces",
             ]
@@ -667,7 +674,12 @@ fn check_data(data: &Value, place: Place, issues: &mut Vec<Issue>) {
         issues.push(Issue::error(
             "data_too_large",
             "/data",
-            "data, serialized, is larger than 65,536 bytes; keep only what the surface shows",
+            [
+                "data, serialized, is larger than ",
+                &MAX_DATA_BYTES.to_string(),
+                " bytes; keep only what the surface shows",
+            ]
+            .concat(),
         ));
     }
     let Some(map) = data.as_object() else { return };

@@ -78,7 +78,10 @@ impl MarkdownStream {
                     }
                     Kind::Prose => {}
                 }
-                let ghost = if b.kind == Kind::Surface && last && !complete && !self.finished {
+                // No ghost once the text ended, nor in a fence whose info was
+                // refused (its body is not read).
+                let read = b.surface.as_ref().is_some_and(|s| s.fence.is_some());
+                let ghost = if read && last && !complete && !self.finished {
                     surface::ghost(line)
                 } else {
                     None
