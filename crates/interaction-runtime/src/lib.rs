@@ -123,7 +123,7 @@
 //!
 //! ```text
 //!  Shallow Bytes │ Item
-//!           4765 ┊ surfaces_core::function::call_level
+//!           4765 ┊ surfaces_core::function::evaluate::call_level
 //!           1495 ┊ data segment ".rodata" (names, the function table)
 //!            960 ┊ surfaces_core::condition::evaluate_level
 //!            818 ┊ surfaces_core::view::json_equal

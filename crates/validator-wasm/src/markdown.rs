@@ -280,7 +280,7 @@ impl FencedSurface {
 
     /// Adds one body line (without its line ending) as [`classify_line`]
     /// reads it. A data merge that would make the data larger than
-    /// [`MAX_DATA_BYTES`](crate::surface::MAX_DATA_BYTES) is refused
+    /// [`MAX_DATA_BYTES`] is refused
     /// (`data_too_large`) and leaves the data as it was.
     pub fn add_line(&mut self, line: &str, line_no: usize) -> AddedLine {
         let refuse = |code, message: String| {

@@ -3,18 +3,9 @@
 
 use serde_json::{json, Value};
 use validator_wasm::pipeline::Draft;
+use testkit::Rng;
 use validator_wasm::{validate_surface, Catalog};
 
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 fn surface() -> Value {
     let mut components =
@@ -59,7 +50,7 @@ fn incremental_checks_equal_full_validation() {
         "text", "level", "label", "onClick", "value", "options", "checks", "a", "href",
     ];
     for seed in 1..40u64 {
-        let mut rng = Rng(seed * 0x9E37_79B9);
+        let mut rng = Rng::new(seed * 0x9E37_79B9);
         let mut draft = Draft::new(surface());
         for _ in 0..40 {
             let index = 1 + rng.below(5);
