@@ -2,10 +2,9 @@
 //! equal a full validation after every operation.
 
 use serde_json::{json, Value};
-use validator_wasm::pipeline::Draft;
 use testkit::Rng;
+use validator_wasm::pipeline::Draft;
 use validator_wasm::{validate_surface, Catalog};
-
 
 fn surface() -> Value {
     let mut components =
