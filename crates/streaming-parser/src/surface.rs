@@ -14,7 +14,9 @@ use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 use surfaces_core::fence::is_component_id;
 use validator_wasm::markdown::{AddedLine, FencedSurface};
-use validator_wasm::surface::{validate_component, MAX_COMPONENTS};
+use validator_wasm::surface::{
+    duplicate_id, too_many_components, validate_component, MAX_COMPONENTS,
+};
 use validator_wasm::{Catalog, Issue, Severity};
 
 use crate::partial::{is_display_key, top_members};
@@ -45,10 +47,6 @@ impl Refusal {
 
 /// `(code, message, path)` of a refused line.
 type Refused = (&'static str, String, String);
-
-fn refused(code: &'static str, message: impl Into<String>) -> Refused {
-    (code, message.into(), String::new())
-}
 
 /// The state of one surface fence's body.
 ///
@@ -126,9 +124,10 @@ impl Surface {
     }
 
     /// Commits (or holds until `root`) a component the per-component rules
-    /// accept; refuses it from the live view otherwise. `index` is its place
-    /// in the surface as the validator reads it, so a flag's path here is the
-    /// path the closed surface's issues give it.
+    /// accept (those of `validate_component`, its id among them), that
+    /// repeats no id and leaves room; refuses it from the live view
+    /// otherwise. `index` is its place in the surface as the validator reads
+    /// it, so a path here is the path the closed surface's issues give it.
     fn take(
         &mut self,
         line_no: usize,
@@ -136,12 +135,25 @@ impl Surface {
         component: Value,
         catalog: &Catalog,
     ) -> Result<(), Refused> {
-        let id = self.check_new_id(&component)?;
         let at = alloc::format!("/components/{index}");
+        let refuse = |issue: &Issue| {
+            let path = issue.path.strip_prefix(&at).unwrap_or(&issue.path);
+            (issue.code, issue.message.clone(), path.to_string())
+        };
         let issues = validate_component(&component, &at, catalog, None);
         if let Some(error) = issues.iter().find(|i| i.severity == Severity::Error) {
-            let path = error.path.strip_prefix(&at).unwrap_or(&error.path);
-            return Err((error.code, error.message.clone(), path.to_string()));
+            return Err(refuse(error));
+        }
+        let id = component
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if self.ids.contains(&id) {
+            return Err(refuse(&duplicate_id(&id, &[at.as_str(), "/id"].concat())));
+        }
+        if self.ids.len() >= MAX_COMPONENTS {
+            return Err(refuse(&too_many_components(self.ids.len() + 1, &at)));
         }
         for flag in issues.iter().filter(|i| i.severity == Severity::Flag) {
             let mut flag = flag.clone();
@@ -163,38 +175,6 @@ impl Surface {
 
     fn has_root(&self) -> bool {
         self.ids.iter().any(|id| id == "root")
-    }
-
-    /// What committing needs beyond the validator's per-component rules,
-    /// which see one component at a time: a valid id not used before, and
-    /// room for one more component.
-    fn check_new_id(&self, component: &Value) -> Result<String, Refused> {
-        let Some(id) = component
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|id| is_component_id(id))
-        else {
-            return Err((
-                "invalid_id",
-                "a component id starts with a-z and uses only a-z, 0-9 and -, at most 41 characters"
-                    .to_string(),
-                "/id".to_string(),
-            ));
-        };
-        if self.ids.iter().any(|seen| seen == id) {
-            return Err((
-                "duplicate_id",
-                alloc::format!("the id \"{id}\" is already used in this surface; choose another"),
-                "/id".to_string(),
-            ));
-        }
-        if self.ids.len() >= MAX_COMPONENTS {
-            return Err(refused(
-                "too_many_components",
-                alloc::format!("a surface holds at most {MAX_COMPONENTS} components"),
-            ));
-        }
-        Ok(id.to_string())
     }
 
     /// The fence closed: check the whole surface with the validator's

@@ -67,7 +67,7 @@ pub fn validate_document(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
             continue;
         }
         surfaces += 1;
-        let at = ["/sections/", &i.to_string()].concat();
+        let at = section_path(i);
         if surfaces == MAX_SURFACES + 1 {
             issues.push(Issue::error(
                 "too_many_surfaces",
@@ -146,6 +146,38 @@ pub fn validate_surface_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
     }
 }
 
+/// `too_many_components`: a surface that holds `found` components, more
+/// than [`MAX_COMPONENTS`] (at `at`). For whole surfaces, and for the stream's
+/// line that would be one too many.
+pub fn too_many_components(found: usize, at: &str) -> Issue {
+    Issue::error(
+        "too_many_components",
+        at,
+        [
+            "a surface has at most ",
+            &MAX_COMPONENTS.to_string(),
+            " components (found ",
+            &found.to_string(),
+            "); split it into several surfaces",
+        ]
+        .concat(),
+    )
+}
+
+/// `duplicate_id`: `id` (at `at`) is already used by an earlier component.
+pub fn duplicate_id(id: &str, at: &str) -> Issue {
+    Issue::error(
+        "duplicate_id",
+        at,
+        [
+            "the id \"",
+            id,
+            "\" is used by an earlier component; ids are unique per surface",
+        ]
+        .concat(),
+    )
+}
+
 /// The pointer to section `i` of a page.
 pub(crate) fn section_path(i: usize) -> String {
     ["/sections/", &i.to_string()].concat()
@@ -191,18 +223,7 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
         }
     };
     if components.len() > MAX_COMPONENTS {
-        issues.push(Issue::error(
-            "too_many_components",
-            "/components",
-            [
-                "a surface has at most ",
-                &MAX_COMPONENTS.to_string(),
-                " components (found ",
-                &components.len().to_string(),
-                "); split it into several surfaces",
-            ]
-            .concat(),
-        ));
+        issues.push(too_many_components(components.len(), "/components"));
     }
     let tree = Tree::build(components);
     if tree.root.is_none() {
@@ -476,7 +497,7 @@ fn check_component(
                 Some(id) if is_component_id(id) => {
                     if let Some((t, _, here)) = tree {
                         if t.index(id).is_some_and(|first| first != here) {
-                            out.issues.push(Issue::error("duplicate_id", at.clone(), ["the id \"", id, "\" is used by an earlier component; ids are unique per surface"].concat()));
+                            out.issues.push(duplicate_id(id, at));
                         }
                     }
                 }
