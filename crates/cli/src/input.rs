@@ -38,11 +38,14 @@ pub fn finish(command: &str, result: Result<(String, bool), Usage>) -> ExitCode 
             &[&output, "\n"].concat(),
             ExitCode::from(if ok { 0 } else { 1 }),
         ),
-        Err(Usage(message)) => {
-            eprintln!("surfaces {command}: {message}");
-            ExitCode::from(2)
-        }
+        Err(usage) => fail(command, usage),
     }
+}
+
+/// Bad usage or unreadable input: one line on standard error, exit 2.
+pub fn fail(command: &str, Usage(message): Usage) -> ExitCode {
+    eprintln!("surfaces {command}: {message}");
+    ExitCode::from(2)
 }
 
 pub fn read(path: &str) -> Result<String, Usage> {
@@ -61,13 +64,18 @@ pub fn load_catalog(path: Option<&str>) -> Result<Catalog, Usage> {
 /// `--name VALUE` options and positional arguments.
 pub type Args<'a> = (Vec<(&'a str, &'a str)>, Vec<&'a str>);
 
-/// Splits `--name VALUE` options from positional arguments.
-pub fn options<'a>(args: &'a [String], names: &[&str]) -> Result<Args<'a>, Usage> {
+/// Splits `--name VALUE` options from positional arguments; a name in
+/// `flags` takes no value (it is given as `""`).
+pub fn options<'a>(args: &'a [String], names: &[&str], flags: &[&str]) -> Result<Args<'a>, Usage> {
     let mut opts = Vec::new();
     let mut files = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         if let Some(name) = arg.strip_prefix("--") {
+            if flags.contains(&name) {
+                opts.push((name, ""));
+                continue;
+            }
             if !names.contains(&name) {
                 return Err(Usage(format!("unknown option `{arg}`")));
             }

@@ -42,7 +42,7 @@ fn execute(args: &[String]) -> Outcome {
 
 fn render(args: &[String]) -> Result<Outcome, Usage> {
     const USAGE: &str = " (usage: surfaces render [--catalog FILE] FILE)";
-    let (opts, files) = options(args, &["catalog"]).map_err(|Usage(m)| Usage(m + USAGE))?;
+    let (opts, files) = options(args, &["catalog"], &[]).map_err(|Usage(m)| Usage(m + USAGE))?;
     let [file] = files.as_slice() else {
         return Err(Usage(["render takes one FILE", USAGE].concat()));
     };

@@ -1,6 +1,6 @@
 //! `surfaces heal` and `surfaces stream` (SPEC.md sections 9 and 11).
 
-use crate::input::write_out;
+use crate::input::{fail, option, options, write_out, Usage};
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -9,11 +9,11 @@ use streaming_parser::Stream;
 /// `surfaces heal`: markdown on stdin, the healed view on stdout.
 pub fn heal(args: &[String]) -> ExitCode {
     if let Some(extra) = args.first() {
-        return usage(&format!("`heal` takes no arguments, got `{extra}`"));
+        return fail("heal", Usage(format!("takes no arguments, got `{extra}`")));
     }
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().read_to_end(&mut input) {
-        return unreadable("standard input", &e);
+        return fail("heal", Usage(format!("cannot read standard input: {e}")));
     }
     let text = String::from_utf8_lossy(&input);
     write_out(&streaming_parser::heal(&text), ExitCode::SUCCESS)
@@ -21,39 +21,33 @@ pub fn heal(args: &[String]) -> ExitCode {
 
 /// `surfaces stream [--chunk N] [--mode markdown|jsonl|a2ui] [--final-only] FILE`.
 pub fn stream(args: &[String]) -> ExitCode {
-    let mut chunk = None;
-    let mut final_only = false;
-    let mut mode = String::from("markdown");
-    let mut file = None;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--chunk" => match args.next().and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) if n > 0 => chunk = Some(n),
-                _ => return usage("`--chunk` needs a positive number of bytes"),
-            },
-            "--mode" => match args.next() {
-                Some(m) => mode.clone_from(m),
-                None => return usage(&format!("`--mode` needs a value: {}", Stream::MODES)),
-            },
-            "--final-only" => final_only = true,
-            flag if flag.starts_with("--") => return usage(&format!("unknown option `{flag}`")),
-            path => {
-                if file.replace(path).is_some() {
-                    return usage("`stream` reads one FILE");
-                }
-            }
-        }
+    match changes(args) {
+        Ok(out) => write_out(&out, ExitCode::SUCCESS),
+        Err(usage) => fail("stream", usage),
     }
-    let Some(path) = file else {
-        return usage("`stream` needs a FILE");
+}
+
+/// One JSON change per line, then the final document.
+fn changes(args: &[String]) -> Result<String, Usage> {
+    let (opts, files) = options(args, &["chunk", "mode"], &["final-only"])?;
+    let [path] = files.as_slice() else {
+        return Err(Usage("reads one FILE".into()));
     };
-    let input = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) => return unreadable(path, &e),
+    let chunk = match option(&opts, "chunk") {
+        None => None,
+        Some(n) => match n.parse::<usize>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => return Err(Usage("`--chunk` needs a positive number of bytes".into())),
+        },
     };
-    let Some(mut parser) = Stream::new(&mode) else {
-        return usage(&format!("unknown `--mode {mode}` ({})", Stream::MODES));
+    let final_only = option(&opts, "final-only").is_some();
+    let mode = option(&opts, "mode").unwrap_or("markdown");
+    let input = std::fs::read(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+    let Some(mut parser) = Stream::new(mode) else {
+        return Err(Usage(format!(
+            "unknown `--mode {mode}` ({})",
+            Stream::MODES
+        )));
     };
     let mut out = String::new();
     let emit = |changes: Vec<serde_json::Value>, out: &mut String| {
@@ -72,15 +66,5 @@ pub fn stream(args: &[String]) -> ExitCode {
     emit(changes, &mut out);
     out.push_str(&parser.document().to_string());
     out.push('\n');
-    write_out(&out, ExitCode::SUCCESS)
-}
-
-fn usage(message: &str) -> ExitCode {
-    eprintln!("surfaces: {message}");
-    ExitCode::from(2)
-}
-
-fn unreadable(what: &str, e: &std::io::Error) -> ExitCode {
-    eprintln!("surfaces: cannot use {what}: {e}");
-    ExitCode::from(2)
+    Ok(out)
 }

@@ -15,7 +15,7 @@ pub fn validate(args: &[String]) -> ExitCode {
 }
 
 fn validate_files(args: &[String]) -> Result<(String, bool), Usage> {
-    let (opts, files) = options(args, &["catalog"])?;
+    let (opts, files) = options(args, &["catalog"], &[])?;
     if files.is_empty() {
         return Err(Usage(
             "usage: surfaces validate [--catalog FILE] FILE...".into(),
@@ -45,7 +45,7 @@ pub fn patch(args: &[String]) -> ExitCode {
 
 fn patch_files(args: &[String]) -> Result<(String, bool), Usage> {
     const USAGE: &str = "usage: surfaces patch --doc FILE --ops FILE [--catalog FILE]";
-    let (opts, files) = options(args, &["doc", "ops", "catalog"])?;
+    let (opts, files) = options(args, &["doc", "ops", "catalog"], &[])?;
     let (Some(doc_file), Some(ops_file), true) =
         (option(&opts, "doc"), option(&opts, "ops"), files.is_empty())
     else {
@@ -68,7 +68,7 @@ fn patch_files(args: &[String]) -> Result<(String, bool), Usage> {
 
 /// `surfaces prompt [--catalog FILE]`
 pub fn prompt(args: &[String]) -> ExitCode {
-    let result = options(args, &["catalog"]).and_then(|(opts, files)| {
+    let result = options(args, &["catalog"], &[]).and_then(|(opts, files)| {
         if !files.is_empty() {
             return Err(Usage("usage: surfaces prompt [--catalog FILE]".into()));
         }
