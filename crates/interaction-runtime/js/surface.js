@@ -219,8 +219,9 @@ const apply = (s, b, source, changed) => {
     const h = E.c(st, b.h);
     h == NONE || set(el, "textContent", text(h));
   } else if (k == ATTR) {
-    // data-ch-attr: value, checked, disabled, aria-* and data-* (exactly, in
-    // lower case), href when safe; nothing else (on*, style, src, srcdoc).
+    // data-ch-attr: value, checked, disabled, open (a <details> or <dialog>
+    // bound to state), aria-* and data-* (exactly, in lower case), href when
+    // safe; nothing else (on*, style, src, srcdoc).
     if (object(b.x))
       for (const [name, x] of Object.entries(b.x)) {
         const h = E.c(st, put(x));
@@ -230,7 +231,7 @@ const apply = (s, b, source, changed) => {
           ? set(el, name, t)
           : name == "checked"
             ? set(el, name, !!v)
-            : name == "disabled"
+            : name == "disabled" || name == "open"
               ? attr(el, name, v ? "" : null)
               : name == "href"
                 ? safe(t) && attr(el, name, t)

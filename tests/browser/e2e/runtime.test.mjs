@@ -243,11 +243,17 @@ test('actions: reset restores the initial state at a path, or all of it', async 
   assert.equal(await page.locator('#seats').inputValue(), '3');
 });
 
-test('data-ch-attr: aria-*, data-*, disabled, value and checked are set; on*, style, src, srcdoc and others never', async () => {
+test('data-ch-attr: aria-*, data-*, disabled, open, value and checked are set; on*, style, src, srcdoc and others never', async () => {
   const { page } = await open('/p/bindings.html');
   assert.equal(await attr(page, '#toggle', 'aria-pressed'), 'false');
+  assert.equal(await attr(page, '#more', 'open'), null);
   await page.click('#toggle-inner'); // a click inside the button reaches its action
   assert.equal(await attr(page, '#toggle', 'aria-pressed'), 'true');
+  assert.equal(await attr(page, '#more', 'open'), '', 'a <details> bound to state opens');
+  assert.equal(await page.locator('#more').evaluate((d) => d.open), true);
+  await page.click('#toggle-inner');
+  assert.equal(await attr(page, '#more', 'open'), null, 'and closes with it');
+  await page.click('#toggle-inner');
   assert.equal(await page.locator('#mirror-check').isChecked(), true);
   await page.click('#set-pro');
   assert.equal(await attr(page, '#toggle', 'data-state'), 'pro');
