@@ -13,7 +13,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 use surfaces_core::fence::is_component_id;
-use validator_wasm::markdown::{AddedLine, FencedSurface};
+use validator_wasm::markdown::{is_data_line, AddedLine, FencedSurface};
 use validator_wasm::surface::{
     duplicate_id, too_many_components, validate_component, MAX_COMPONENTS,
 };
@@ -207,7 +207,7 @@ pub fn ghost(line: &str) -> Option<Value> {
             _ => None,
         }
     };
-    if members.contains_key("data") && !members.contains_key("id") {
+    if is_data_line(&members) {
         return None;
     }
     if let Some(Value::String(id)) = complete("id") {

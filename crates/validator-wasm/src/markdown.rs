@@ -230,7 +230,7 @@ pub fn classify_line(line: &str) -> FenceLine {
             "each line must be a JSON object: a component or {\"data\":{...}}".into(),
         );
     };
-    if object.contains_key("id") || !object.contains_key("data") {
+    if !is_data_line(&object) {
         return FenceLine::Component(object);
     }
     match object.shift_remove("data") {
@@ -241,6 +241,13 @@ pub fn classify_line(line: &str) -> FenceLine {
                 .into(),
         ),
     }
+}
+
+/// Whether a fence line's object (or the members read so far of an
+/// unfinished one) is a data line rather than a component: it has a `data`
+/// key and no `id`.
+pub fn is_data_line(object: &Map<String, Value>) -> bool {
+    object.contains_key("data") && !object.contains_key("id")
 }
 
 /// What [`FencedSurface::add_line`] did with a line.
