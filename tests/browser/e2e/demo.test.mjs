@@ -96,9 +96,18 @@ test('the article comes alive: pricing toggle, seat slider, increment, checks, t
 });
 
 test('the Build page streams the recorded answer: healed prose, ghosts, refusals, live preview, validation', async () => {
-  const { page, errors } = await openPage(browser, `${site.origin}/build.html`);
+  // A healed view lasts only until the next chunk completes what it closed,
+  // so an observer set before the page runs records that one was shown
+  // (polling for it can fall between two chunks).
+  const { page, errors } = await openPage(browser, `${site.origin}/build.html`, {
+    init: () => {
+      new MutationObserver(() => {
+        if (document.querySelector('#blocks .heal')) window.healShown = true;
+      }).observe(document, { subtree: true, childList: true });
+    },
+  });
   // At model speed, the open block is healed and the line being written shows as a ghost.
-  await page.waitForSelector('#blocks .heal', { timeout: 20000 });
+  await page.waitForFunction(() => window.healShown === true, null, { timeout: 20000 });
   await page.waitForSelector('#blocks .ghost', { timeout: 60000 });
   assert.match(await page.locator('#blocks .ghost').first().textContent(), /ghost \(unvalidated\)/);
   // Then switch to fast and replay to the end.

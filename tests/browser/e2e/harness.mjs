@@ -16,9 +16,13 @@ export function launch() {
   return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }
 
-/** Opens a page that records console messages and uncaught errors. */
-export async function openPage(browser, url) {
+/**
+ * Opens a page that records console messages and uncaught errors;
+ * `options.init` runs in the page before any of its own scripts.
+ */
+export async function openPage(browser, url, options = {}) {
   const page = await browser.newPage();
+  if (options.init) await page.addInitScript(options.init);
   const consoleMessages = [];
   const errors = [];
   page.on('console', (m) => consoleMessages.push({ type: m.type(), text: m.text() }));
