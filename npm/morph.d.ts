@@ -1,4 +1,6 @@
-import type { Init } from './init.js';
+import type { Init, InitSync } from './types.js';
+export type { Init, InitSync, InitInput, SyncInitInput } from './types.js';
+export { SurfacesError } from './error.js';
 
 /** `morph`'s options. */
 export interface MorphOptions {
@@ -40,5 +42,7 @@ export class Preview {
   free(): void;
 }
 
+/** Loads the morph's WebAssembly once. */
 declare const init: Init;
 export default init;
+export declare const initSync: InitSync;

@@ -1,2 +1,30 @@
-export { default } from './studio.js';
-export { renderSurface, renderMarkdown } from './dist/studio/studio.js';
+import type { Init, InitSync, Issue, JsonInput, Surface } from './types.js';
+import type { CatalogOptions } from './validator.js';
+export type * from './types.js';
+export type { CatalogOptions, CatalogInput } from './validator.js';
+export { SurfacesError } from './error.js';
+
+/** Loads the Studio WebAssembly (shared by ./validator, ./stream and ./render) once. */
+declare const init: Init;
+export default init;
+export declare const initSync: InitSync;
+
+export interface RenderOptions extends CatalogOptions {
+  /** `"published"` (SPEC.md section 10, the default). */
+  mode?: 'published';
+  /** The locale calls without their own format in (a BCP 47 tag), written on the surface as `lang`. */
+  locale?: string;
+}
+
+/** `html` is null when the surface has errors; flags come back in `issues` beside the HTML. */
+export interface Rendered {
+  ok: boolean;
+  html: string | null;
+  issues: Issue[];
+}
+
+/** A surface as published-page markup. */
+export declare function renderSurface(surface: JsonInput<Surface>, options?: RenderOptions): Rendered;
+
+/** Every surface fence of a markdown body as published-page markup, in order. */
+export declare function renderMarkdown(body: string, options?: RenderOptions): Rendered;

@@ -1,6 +1,73 @@
-// The one init() shared by ./validator, ./stream and ./render: they are parts
-// of one wasm module (crates/studio), loaded once.
-import glueInit from './dist/studio/studio.js';
-import { makeInit } from './init.js';
+// The Studio module (crates/studio): ./validator, ./stream and ./render are
+// parts of one wasm, loaded once by the init() they share, and the catalog
+// handle they all take.
+import glueInit, { initSync as glueInitSync, LoadedCatalog } from './dist/studio/studio.js';
+import { loader, run, text, SurfacesError } from './error.js';
 
-export default makeInit(glueInit, new URL('./dist/studio/studio_bg.wasm', import.meta.url));
+// The URL is made only when init() gets no input; bundlers (Vite) see this
+// `new URL(..., import.meta.url)` and emit the file.
+const studio = loader('studio', { init: glueInit, initSync: glueInitSync }, () => new URL('./dist/studio/studio_bg.wasm', import.meta.url));
+export const { init, initSync, need } = studio;
+
+let builtin;
+// Catalogs loaded from a document object (kept while it lives) or text (the last few).
+const byDocument = new WeakMap();
+const byText = new Map();
+let handleOf;
+
+/** A loaded catalog: load it once, pass it as `options.catalog` everywhere. */
+export class Catalog {
+  #handle;
+  #name;
+  #components;
+  constructor(handle) {
+    if (!(handle instanceof LoadedCatalog)) throw new SurfacesError('invalid_option', '', 'use Catalog.load(document) or Catalog.default');
+    this.#handle = handle;
+  }
+  static {
+    handleOf = (catalog) => catalog.#handle;
+  }
+  /** Loads a catalog document (a value or its JSON text); throws invalid_catalog or unknown_keyword. */
+  static load(document) {
+    need();
+    if (document instanceof Catalog) return document;
+    const isText = typeof document === 'string';
+    const known = isText ? byText.get(document) : document !== null && typeof document === 'object' ? byDocument.get(document) : undefined;
+    if (known) return known;
+    const catalog = new Catalog(run(() => new LoadedCatalog(text(document, '/catalog'))));
+    if (isText) {
+      if (byText.size >= 8) byText.delete(byText.keys().next().value);
+      byText.set(document, catalog);
+    } else if (document !== null && typeof document === 'object') byDocument.set(document, catalog);
+    return catalog;
+  }
+  /** The built-in `blog@1`. */
+  static get default() {
+    need();
+    return (builtin ??= new Catalog(new LoadedCatalog()));
+  }
+  /** The catalog's name, such as `blog@1`. */
+  get name() {
+    return (this.#name ??= this.#handle.name());
+  }
+  /** The component names, in catalog order. */
+  get components() {
+    return [...(this.#components ??= this.#handle.components())];
+  }
+  /** The model's instructions for this catalog. */
+  prompt() {
+    return this.#handle.prompt();
+  }
+  /** A JSON Schema of a surface restricted to this catalog, for a model's structured output. */
+  jsonSchema() {
+    return JSON.parse(this.#handle.jsonSchema());
+  }
+}
+
+/** The catalog handle of `options.catalog` (a Catalog, a document or its text), or the built-in one's. */
+export const catalogOf = (options) => {
+  need();
+  const given = options?.catalog;
+  return handleOf(given === undefined || given === null ? Catalog.default : Catalog.load(given));
+};
+

@@ -48,18 +48,23 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
     };
     let catalog = load_catalog(option(&opts, "catalog"))?;
     let text = read(file)?;
+    let options = surfaces_render::Options::default();
     let rendered = if is_markdown(file) {
-        surfaces_render::render_markdown(&text, &catalog)
+        surfaces_render::render_markdown(&text, &catalog, options)
     } else {
         // Read as `surfaces validate` reads it: too large or not JSON is an issue.
-        parse_document(&text)
-            .map_err(|issue| vec![issue])
-            .and_then(|doc| surfaces_render::render_surface(&doc, &catalog))
+        match parse_document(&text) {
+            Ok(doc) => surfaces_render::render_surface(&doc, &catalog, options),
+            Err(issue) => surfaces_render::Rendered {
+                html: None,
+                issues: vec![issue],
+            },
+        }
     };
-    Ok(match rendered {
-        Ok(html) => Outcome::Html(html),
-        Err(issues) => Outcome::Refused(
-            serde_json::json!({"ok": false, "file": file, "issues": issues_json(&issues)})
+    Ok(match rendered.html {
+        Some(html) => Outcome::Html(html),
+        None => Outcome::Refused(
+            serde_json::json!({"ok": false, "file": file, "issues": issues_json(&rendered.issues)})
                 .to_string(),
         ),
     })

@@ -41,7 +41,9 @@ mod rules;
 mod spec;
 
 pub use check::{check_check, check_value, is_dynamic};
-pub use evaluate::{call, evaluate, run_check, DateInput, DateStyle, Host, NumberOptions, Value};
+pub use evaluate::{
+    call, evaluate, run_check, DateInput, DateStyle, Host, InLocale, NumberOptions, Value,
+};
 pub use plain::{js_number_string, PlainHost};
 pub use rules::{is_email, parse_iso_date};
 pub use spec::{spec, ArgKind, ArgSpec, FunctionSpec, FUNCTIONS, MAX_NESTING};

@@ -352,6 +352,16 @@ export default async function init(options) {
 }
 
 /**
+ * Instantiates the module from a `WebAssembly.Module` or its bytes, at once.
+ * @param {{ module: WebAssembly.Module | BufferSource }} options
+ */
+export function initSync({ module }) {
+  if (E) return;
+  const m = module instanceof WebAssembly.Module ? module : new WebAssembly.Module(module);
+  E = /** @type {any} */ (new WebAssembly.Instance(m, { e: imports })).exports;
+}
+
+/**
  * Makes the children of `target` (or, with `options.outer`, `target` itself) match `html`.
  * @param {Element} target @param {string} html @param {MorphOptions} [options]
  */

@@ -4,15 +4,15 @@
 //!
 //! The output works without JavaScript: every bound value is rendered with its
 //! initial state (computed by [`surfaces_core`]'s functions over
-//! [`PlainHost`], the deterministic en-US host; the runtime re-formats with
-//! the reader's `Intl` where a binding asks for a locale), hidden parts carry
+//! the [`Options`]' host in its locale: [`PlainHost`], the deterministic
+//! en-US host, natively, and `Intl` in WebAssembly), hidden parts carry
 //! `hidden`, disclosures are native `<details>`, toggles and tabs are radio
 //! groups. All text is escaped; the state is escaped for a script element
 //! (`<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes), so data holding
 //! `</script>` stays data.
 //!
 //! ```
-//! use surfaces_render::render_surface;
+//! use surfaces_render::{render_surface, Options};
 //! use validator_wasm::Catalog;
 //!
 //! let surface = serde_json::json!({
@@ -25,7 +25,7 @@
 //!     ],
 //!     "data": {"headline": "Pricing <2024>", "billing": "monthly"}
 //! });
-//! let html = render_surface(&surface, &Catalog::default_blog()).unwrap();
+//! let html = render_surface(&surface, &Catalog::default_blog(), Options::default()).html.unwrap();
 //! assert!(html.starts_with(r#"<div data-ch-surface="pricing""#));
 //! assert!(html.contains(r#"<h2 data-ch-text="/headline">Pricing &lt;2024&gt;</h2>"#));
 //! assert!(html.contains(r#"value="monthly" data-ch-model="/billing" checked>"#));
@@ -33,8 +33,8 @@
 //!
 //! // A surface with errors is refused, with the validator's issues.
 //! let broken = serde_json::json!({"components": [{"id": "root", "component": "Stack", "children": ["gone"]}]});
-//! let issues = render_surface(&broken, &Catalog::default_blog()).unwrap_err();
-//! assert_eq!(issues[0].code, "unresolved_child");
+//! let out = render_surface(&broken, &Catalog::default_blog(), Options::default());
+//! assert_eq!((out.html, out.issues[0].code), (None, "unresolved_child"));
 //! ```
 //!
 //! # Choices where SPEC.md is silent
@@ -74,40 +74,85 @@ use markup::{end, open};
 use serde_json::Value;
 use std::collections::HashSet;
 use surfaces_core::condition;
-use surfaces_core::function::{self, PlainHost};
+use surfaces_core::function::{self, Host, InLocale, PlainHost};
 use validator_wasm::markdown::{read_body, validate_markdown};
 use validator_wasm::{has_errors, validate_surface, Catalog, Issue, Severity};
 
+/// How to render: the host that formats what depends on the locale, and the
+/// locale calls without their own format in.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Formats dates, numbers, currencies and plurals: [`PlainHost`] (en-US,
+    /// whatever the locale) natively, the JavaScript engine's `Intl` in
+    /// WebAssembly.
+    pub host: &'a dyn Host,
+    /// The surface's or the page's locale (a BCP 47 tag), written on the
+    /// surface element as `lang` so the runtime formats in it too.
+    pub locale: Option<&'a str>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            host: &PlainHost,
+            locale: None,
+        }
+    }
+}
+
+/// What rendering gave: the HTML, `None` when validation found errors, and
+/// every issue validation found (flags beside the HTML).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The published-page markup, or `None` when the surface has errors.
+    pub html: Option<String>,
+    /// The validator's issues, with their severities.
+    pub issues: Vec<Issue>,
+}
+
 /// Renders the surfaces of a markdown body (SPEC.md section 8), in order, as
 /// published-page HTML; the prose around them is the site's markdown
-/// pipeline's to render. Errors anywhere in the body refuse it: the
-/// validator's issues (with their lines) come back instead.
+/// pipeline's to render. Errors anywhere in the body refuse it: there is no
+/// HTML, and the validator's issues (with their lines) say why.
 ///
 /// ```
+/// use surfaces_render::{render_markdown, Options};
+///
 /// let body = "Plans:\n\n```surface {\"id\":\"plans\"}\n{\"data\":{\"n\":2}}\n\
 ///             {\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":{\"path\":\"/n\"}}}\n```\n";
-/// let html = surfaces_render::render_markdown(body, &validator_wasm::Catalog::default_blog()).unwrap();
+/// let out = render_markdown(body, &validator_wasm::Catalog::default_blog(), Options::default());
+/// let html = out.html.unwrap();
 /// assert!(html.contains(r#"<div data-ch-surface="plans">"#));
 /// assert!(html.contains(r#"data-ch-text="/n">2</p>"#));
 /// ```
-pub fn render_markdown(text: &str, catalog: &Catalog) -> Result<String, Vec<Issue>> {
+pub fn render_markdown(text: &str, catalog: &Catalog, options: Options<'_>) -> Rendered {
     let issues = validate_markdown(text, catalog);
     if has_errors(&issues) {
-        return Err(issues);
+        return Rendered { html: None, issues };
     }
     let mut out = String::new();
     for surface in read_body(text).surfaces {
-        out.push_str(&render_surface(&surface.document, catalog)?);
+        let rendered = render_surface(&surface.document, catalog, options);
+        let Some(html) = rendered.html else {
+            return Rendered {
+                html: None,
+                issues: rendered.issues,
+            };
+        };
+        out.push_str(&html);
     }
-    Ok(out)
+    Rendered {
+        html: Some(out),
+        issues,
+    }
 }
 
 /// Renders `doc`, a surface, as published-page HTML. Errors refuse the
-/// surface: the validator's issues come back instead.
-pub fn render_surface(doc: &Value, catalog: &Catalog) -> Result<String, Vec<Issue>> {
+/// surface: there is no HTML, and the validator's issues say why.
+pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> Rendered {
     let issues = validate_surface(doc, catalog);
     if has_errors(&issues) {
-        return Err(issues);
+        return Rendered { html: None, issues };
     }
     let empty = Vec::new();
     let components = doc
@@ -132,11 +177,18 @@ pub fn render_surface(doc: &Value, catalog: &Catalog) -> Result<String, Vec<Issu
         data: doc.get("data").unwrap_or(&null_data),
         components,
         skipped,
+        host: InLocale {
+            host: options.host,
+            locale: options.locale,
+        },
     };
     let mut out = String::new();
     let mut t = open(&mut out, "div").attr(markup::SURFACE, r.surface);
     if let Some(width) = doc.pointer("/style/width").and_then(Value::as_str) {
         t = t.attr("class", &["ch-surface ch-width-", width].concat());
+    }
+    if let Some(locale) = options.locale {
+        t = t.attr("lang", locale);
     }
     t.close();
     out.push('\n');
@@ -150,7 +202,10 @@ pub fn render_surface(doc: &Value, catalog: &Catalog) -> Result<String, Vec<Issu
         r.component(&mut out, root, 1);
     }
     out.push_str("</div>\n");
-    Ok(out)
+    Rendered {
+        html: Some(out),
+        issues,
+    }
 }
 
 /// `value` as compact JSON safe inside a `<script>` element: `<`, `>` and `&`
@@ -207,6 +262,8 @@ struct Renderer<'a> {
     components: &'a [Value],
     /// The components validation flagged: not rendered, nor their children.
     skipped: HashSet<usize>,
+    /// Formats in the surface's locale.
+    host: InLocale<'a>,
 }
 
 /// What a component's family reads of it.
@@ -278,8 +335,8 @@ impl<'a> Renderer<'a> {
 
     /// A literal, binding or call, as the text it shows initially.
     fn text(&self, value: &Value) -> String {
-        function::evaluate(&value, &self.data, &PlainHost)
-            .map(|v| v.to_text(&PlainHost))
+        function::evaluate(&value, &self.data, &self.host)
+            .map(|v| v.to_text(&self.host))
             .unwrap_or_default()
     }
 

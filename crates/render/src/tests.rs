@@ -6,7 +6,13 @@ fn surface(components: Value, data: Value) -> Value {
 }
 
 fn render(components: Value, data: Value) -> String {
-    render_surface(&surface(components, data), &Catalog::default_blog()).unwrap()
+    render_surface(
+        &surface(components, data),
+        &Catalog::default_blog(),
+        Options::default(),
+    )
+    .html
+    .unwrap()
 }
 
 #[test]
@@ -142,8 +148,12 @@ fn surfaces_with_errors_are_refused() {
         json!([{"id": "root", "component": "Link", "props": {"text": "x", "href": "javascript:alert(1)"}}]),
         json!({}),
     );
-    let issues = render_surface(&doc, &Catalog::default_blog()).unwrap_err();
-    assert!(issues.iter().any(|i| i.code == "unsafe_href"), "{issues:?}");
+    let out = render_surface(&doc, &Catalog::default_blog(), Options::default());
+    assert_eq!(out.html, None);
+    assert!(
+        out.issues.iter().any(|i| i.code == "unsafe_href"),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -156,8 +166,10 @@ fn every_catalog_example_renders() {
                 "billing": "monthly", "seats": 3, "country": "France", "email": "", "open": false, "tab": "One"
             }),
         );
-        let html =
-            render_surface(&doc, &catalog).unwrap_or_else(|e| panic!("{}: {e:?}", entry.name));
+        let out = render_surface(&doc, &catalog, Options::default());
+        let html = out
+            .html
+            .unwrap_or_else(|| panic!("{}: {:?}", entry.name, out.issues));
         assert!(html.lines().count() >= 3, "{}: {html}", entry.name);
         assert!(
             !html.contains("<script>") && !html.contains(" on"),
@@ -194,12 +206,14 @@ fn tabs_are_a_radio_group_that_works_without_javascript() {
 fn markdown_bodies_render_each_surface_and_refuse_errors() {
     let catalog = Catalog::default_blog();
     let body = "Intro\n\n```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":\"one\"}}\n```\n\n~~~surface {\"id\":\"b\"}\n{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":\"two\"}}\n~~~\n";
-    let html = render_markdown(body, &catalog).unwrap();
+    let html = render_markdown(body, &catalog, Options::default())
+        .html
+        .unwrap();
     let a = html.find(r#"data-ch-surface="a""#).unwrap();
     let b = html.find(r#"data-ch-surface="b""#).unwrap();
     assert!(a < b && html.contains("one") && html.contains("two") && !html.contains("Intro"));
     let broken = "```surface {\"id\":\"a\"}\nnot json\n```\n";
-    let issues = render_markdown(broken, &catalog).unwrap_err();
+    let issues = render_markdown(broken, &catalog, Options::default()).issues;
     assert!(
         issues.iter().any(|i| i.code == "invalid_line"),
         "{issues:?}"
@@ -222,4 +236,86 @@ fn asset_sources_are_written_as_the_validator_reads_them() {
             "{src:?}: {html}"
         );
     }
+}
+
+#[test]
+fn flags_come_back_beside_the_html() {
+    let doc = surface(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["t", "x"]},
+            {"id": "t", "component": "Text", "props": {"text": "kept"}},
+            {"id": "x", "component": "Nope"}
+        ]),
+        json!({}),
+    );
+    let out = render_surface(&doc, &Catalog::default_blog(), Options::default());
+    assert!(out.html.unwrap().contains("kept"));
+    let codes: Vec<_> = out.issues.iter().map(|i| (i.code, i.severity)).collect();
+    assert_eq!(codes, [("unknown_component", Severity::Flag)]);
+}
+
+/// A host that formats numbers as the locale it was asked for, to see which.
+struct Echo;
+impl Host for Echo {
+    fn number_to_string(&self, n: f64) -> String {
+        PlainHost.number_to_string(n)
+    }
+    fn format_date(
+        &self,
+        _: function::DateInput<'_>,
+        _: function::DateStyle,
+        l: Option<&str>,
+    ) -> String {
+        l.unwrap_or("none").into()
+    }
+    fn format_number(&self, _: f64, _: function::NumberOptions, l: Option<&str>) -> String {
+        l.unwrap_or("none").into()
+    }
+    fn format_currency(&self, _: f64, _: &str, l: Option<&str>) -> String {
+        l.unwrap_or("none").into()
+    }
+    fn plural_is_one(&self, _: f64, _: Option<&str>) -> bool {
+        false
+    }
+}
+
+#[test]
+fn the_locale_formats_calls_without_one_and_is_written_as_lang() {
+    let price = |locale: Option<&str>| {
+        let mut args = json!({"value": 9, "currency": "EUR"});
+        if let Some(l) = locale {
+            args["locale"] = json!(l);
+        }
+        json!({"call": "formatCurrency", "args": args})
+    };
+    let doc = surface(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["a", "b"]},
+            {"id": "a", "component": "Text", "props": {"text": price(None)}},
+            {"id": "b", "component": "Text", "props": {"text": price(Some("fr-FR"))}}
+        ]),
+        json!({}),
+    );
+    let options = Options {
+        host: &Echo,
+        locale: Some("de-DE"),
+    };
+    let html = render_surface(&doc, &Catalog::default_blog(), options)
+        .html
+        .unwrap();
+    assert!(
+        html.starts_with(r#"<div data-ch-surface="demo" lang="de-DE">"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(">de-DE</p>") && html.contains(">fr-FR</p>"),
+        "{html}"
+    );
+    let plain = render_surface(&doc, &Catalog::default_blog(), Options::default())
+        .html
+        .unwrap();
+    assert!(
+        plain.contains(">€9.00</p>") && !plain.contains("lang="),
+        "{plain}"
+    );
 }

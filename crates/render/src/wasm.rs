@@ -1,38 +1,154 @@
-//! The WebAssembly face, for previews (Studio's Build view): JSON text in,
-//! JSON text out. The catalog is JSON text, or `undefined` for the built-in
-//! `blog@1`, loaded through the validator's catalog cache.
+//! The WebAssembly face, for previews and servers (Studio's Build view, a
+//! Node or Workers server): JSON text in, `{"ok", "html", "issues"}` as JSON
+//! text out. The catalog is a loaded handle; what depends on the locale is formatted by the engine's `Intl`
+//! (see [`Intl`]), in `locale` when one is given, as the runtime formats it
+//! in the browser.
 
-use crate::{render_markdown as markdown_html, render_surface as surface_html};
+use crate::{render_markdown as markdown_html, render_surface as surface_html, Options, Rendered};
+use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
 use validator_wasm::issue::issues_json;
 use validator_wasm::surface::parse_document;
-use validator_wasm::wasm::cached_catalog;
+use validator_wasm::wasm::{thrown, LoadedCatalog};
 use wasm_bindgen::prelude::*;
 
-/// `{"html": "..."}`, or `{"issues": [...]}` when the validator refuses it.
-fn outcome(result: Result<String, Vec<validator_wasm::Issue>>) -> String {
-    match result {
-        Ok(html) => serde_json::json!({ "html": html }),
-        Err(issues) => serde_json::json!({ "issues": issues_json(&issues) }),
-    }
+/// `{"ok", "html", "issues"}`: `html` is null when the surface has errors.
+fn outcome(rendered: Rendered) -> String {
+    serde_json::json!({
+        "ok": rendered.html.is_some(),
+        "html": rendered.html,
+        "issues": issues_json(&rendered.issues),
+    })
     .to_string()
 }
 
-/// `renderSurface(surface, catalogJson?)`: a surface document (JSON text)
-/// as published-page markup. Throws only for a catalog that does not load.
-#[wasm_bindgen(js_name = renderSurface)]
-pub fn render_surface(surface: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    Ok(outcome(
-        parse_document(surface)
-            .map_err(|issue| vec![issue])
-            .and_then(|doc| surface_html(&doc, &catalog)),
-    ))
+/// The options for `mode` (only `"published"` so far) and `locale`.
+fn options<'a>(mode: Option<&str>, locale: Option<&'a str>) -> Result<Options<'a>, JsError> {
+    match mode {
+        None | Some("published") => Ok(Options {
+            host: &Intl,
+            locale,
+        }),
+        Some(other) => Err(thrown(
+            "invalid_option",
+            "/mode",
+            &["unknown render mode \"", other, "\" (published)"].concat(),
+        )),
+    }
 }
 
-/// `renderMarkdown(body, catalogJson?)`: every surface fence of a markdown
-/// body as published-page markup, in order.
+/// `renderSurface(surfaceJson, catalog, mode?, locale?)`: a surface
+/// document as published-page markup.
+#[wasm_bindgen(js_name = renderSurface)]
+pub fn render_surface(
+    surface: &str,
+    catalog: &LoadedCatalog,
+    mode: Option<String>,
+    locale: Option<String>,
+) -> Result<String, JsError> {
+    let options = options(mode.as_deref(), locale.as_deref())?;
+    Ok(outcome(match parse_document(surface) {
+        Ok(doc) => surface_html(&doc, &catalog.get(), options),
+        Err(issue) => Rendered {
+            html: None,
+            issues: vec![issue],
+        },
+    }))
+}
+
+/// `renderMarkdown(body, catalog, mode?, locale?)`: every surface fence of
+/// a markdown body as published-page markup, in order.
 #[wasm_bindgen(js_name = renderMarkdown)]
-pub fn render_markdown(body: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    Ok(outcome(markdown_html(body, &catalog)))
+pub fn render_markdown(
+    body: &str,
+    catalog: &LoadedCatalog,
+    mode: Option<String>,
+    locale: Option<String>,
+) -> Result<String, JsError> {
+    let options = options(mode.as_deref(), locale.as_deref())?;
+    Ok(outcome(markdown_html(body, &catalog.get(), options)))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
+    fn object(json: &str) -> JsValue;
+
+    type Date;
+    #[wasm_bindgen(constructor)]
+    fn new(value: &JsValue) -> Date;
+
+    #[wasm_bindgen(js_namespace = Intl)]
+    type NumberFormat;
+    #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "NumberFormat", catch)]
+    fn new(locale: Option<&str>, options: &JsValue) -> Result<NumberFormat, JsValue>;
+    #[wasm_bindgen(method, js_class = "NumberFormat")]
+    fn format(this: &NumberFormat, n: f64) -> String;
+
+    #[wasm_bindgen(js_namespace = Intl)]
+    type DateTimeFormat;
+    #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "DateTimeFormat", catch)]
+    fn new(locale: Option<&str>, options: &JsValue) -> Result<DateTimeFormat, JsValue>;
+    #[wasm_bindgen(method, js_class = "DateTimeFormat", js_name = format, catch)]
+    fn format_date(this: &DateTimeFormat, date: &Date) -> Result<String, JsValue>;
+
+    #[wasm_bindgen(js_namespace = Intl)]
+    type PluralRules;
+    #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "PluralRules", catch)]
+    fn new(locale: Option<&str>) -> Result<PluralRules, JsValue>;
+    #[wasm_bindgen(method, js_class = "PluralRules")]
+    fn select(this: &PluralRules, n: f64) -> String;
+}
+
+/// The JavaScript engine's `Intl`, with the options the published-page
+/// runtime gives it (`crates/interaction-runtime/js/surface.js`): a date
+/// written as an ISO string is its calendar date in UTC, and what `Intl`
+/// refuses (an unknown locale or currency) formats as nothing.
+struct Intl;
+
+/// `{"style", "currency"?, "minimumFractionDigits"?, "maximumFractionDigits"?}`.
+fn number_options(style: &str, currency: Option<&str>, o: Option<NumberOptions>) -> JsValue {
+    let mut options = serde_json::json!({ "style": style });
+    if let Some(c) = currency {
+        options["currency"] = c.into();
+    }
+    if let Some(o) = o {
+        if let Some(d) = o.min_fraction {
+            options["minimumFractionDigits"] = d.into();
+        }
+        if let Some(d) = o.max_fraction {
+            options["maximumFractionDigits"] = d.into();
+        }
+    }
+    object(&options.to_string())
+}
+
+impl Host for Intl {
+    fn number_to_string(&self, n: f64) -> String {
+        surfaces_core::function::js_number_string(n)
+    }
+    fn format_date(&self, date: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
+        let value = match date {
+            DateInput::Iso(text) => JsValue::from_str(text.get(..10).unwrap_or(text)),
+            DateInput::EpochMs(ms) => JsValue::from_f64(ms),
+        };
+        let style = ["short", "medium", "long", "full"][style as usize];
+        let options = object(&["{\"dateStyle\":\"", style, "\",\"timeZone\":\"UTC\"}"].concat());
+        DateTimeFormat::new(locale, &options)
+            .and_then(|f| f.format_date(&Date::new(&value)))
+            .unwrap_or_default()
+    }
+    fn format_number(&self, n: f64, o: NumberOptions, locale: Option<&str>) -> String {
+        let style = if o.percent { "percent" } else { "decimal" };
+        NumberFormat::new(locale, &number_options(style, None, Some(o)))
+            .map(|f| f.format(n))
+            .unwrap_or_default()
+    }
+    fn format_currency(&self, n: f64, currency: &str, locale: Option<&str>) -> String {
+        NumberFormat::new(locale, &number_options("currency", Some(currency), None))
+            .map(|f| f.format(n))
+            .unwrap_or_default()
+    }
+    fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool {
+        PluralRules::new(locale).map_or(n == 1.0, |p| p.select(n) == "one")
+    }
 }

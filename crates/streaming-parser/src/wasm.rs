@@ -1,13 +1,15 @@
-//! The WebAssembly face: text in, JSON text out, converted at the edge only.
+//! The WebAssembly face: text or bytes in, JSON text out, converted at the
+//! edge only (the npm layer parses it into values).
 //!
 //! ```js
 //! const stream = new Stream("markdown");
 //! for await (const chunk of response) render(JSON.parse(stream.push(chunk)));
-//! const doc = JSON.parse(stream.finish());
+//! const { changes, document } = JSON.parse(stream.finish());
 //! ```
 
 use crate::{MarkdownStream, Stream as Reader};
-use validator_wasm::wasm::cached_catalog;
+use serde_json::Value;
+use validator_wasm::wasm::{thrown, LoadedCatalog};
 use wasm_bindgen::prelude::*;
 
 /// A streaming parser over one answer.
@@ -18,44 +20,45 @@ pub struct Stream {
 
 #[wasm_bindgen]
 impl Stream {
-    /// `new Stream(mode?, catalogJson?)`: `mode` is `"markdown"` (the
-    /// default), `"jsonl"` or `"a2ui"`; markdown surfaces are checked with the
-    /// catalog given as JSON text, or the built-in `blog@1`. Throws on an
-    /// unknown mode or a catalog that does not load.
+    /// `new Stream(mode, catalog)`: `mode` is `"markdown"`, `"jsonl"` or
+    /// `"a2ui"`; markdown surfaces are checked with `catalog` (the npm layer
+    /// refuses a catalog given to the other modes, which check no surfaces).
+    /// Throws `invalid_option` on an unknown mode.
     #[wasm_bindgen(constructor)]
-    pub fn new(mode: Option<String>, catalog_json: Option<String>) -> Result<Stream, JsError> {
-        let mode = mode.as_deref().unwrap_or("markdown");
-        let reader = match (Reader::new(mode), catalog_json) {
-            (None, _) => {
-                return Err(JsError::new(
+    pub fn new(mode: &str, catalog: &LoadedCatalog) -> Result<Stream, JsError> {
+        let reader = match Reader::new(mode) {
+            None => {
+                return Err(thrown(
+                    "invalid_option",
+                    "/mode",
                     &["unknown mode \"", mode, "\" (", Reader::MODES, ")"].concat(),
                 ))
             }
-            (Some(Reader::Markdown(_)), Some(text)) => {
-                let catalog = cached_catalog(Some(text))?;
-                Reader::Markdown(Box::new(MarkdownStream::with_catalog(catalog)))
+            Some(Reader::Markdown(_)) => {
+                Reader::Markdown(Box::new(MarkdownStream::with_catalog(catalog.get())))
             }
-            (Some(reader), _) => reader,
+            Some(reader) => reader,
         };
         Ok(Stream { reader })
     }
 
     /// Reads the next chunk; returns the changes as a JSON array text.
     pub fn push(&mut self, chunk: &str) -> String {
-        serde_json::Value::Array(self.reader.push(chunk)).to_string()
+        Value::Array(self.reader.push(chunk)).to_string()
     }
 
     /// Reads the next chunk of UTF-8 bytes, split anywhere.
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-        serde_json::Value::Array(self.reader.push_bytes(chunk)).to_string()
+        Value::Array(self.reader.push_bytes(chunk)).to_string()
     }
 
-    /// Ends the input; returns the final document as JSON text
-    /// (`{"blocks": [...]}` in markdown mode, SPEC.md section 11).
+    /// Ends the input: `{"changes", "document"}` as JSON text, the last
+    /// changes and the final document (`{"blocks": [...]}` in markdown mode,
+    /// SPEC.md section 11).
     pub fn finish(&mut self) -> String {
-        self.reader.finish();
-        self.reader.document().to_string()
+        let changes = self.reader.finish();
+        serde_json::json!({"changes": changes, "document": self.reader.document()}).to_string()
     }
 
     /// The document so far, as JSON text.

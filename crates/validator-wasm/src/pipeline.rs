@@ -69,7 +69,7 @@ impl PatchOutcome {
 }
 
 /// One operation after repair, ready to try.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 struct Prepared {
     index: usize,
     op: Value,
@@ -106,7 +106,8 @@ struct Failed {
 /// ```
 pub fn patch(doc: &Value, ops: &Value, catalog: &Catalog) -> PatchOutcome {
     let mut draft = Draft::new(doc.clone());
-    let report = draft.apply(ops, catalog);
+    let mut report = draft.apply(ops, catalog);
+    report.refused.extend(draft.settle(catalog));
     PatchOutcome {
         document: draft.document,
         applied: report.applied,
@@ -124,15 +125,19 @@ pub struct Report {
     pub repairs: Vec<Repair>,
     /// Refused operations.
     pub refused: Vec<Refusal>,
+    /// Indices of the operations still held after this call, waiting for a
+    /// later one (at most [`MAX_HELD`]).
+    pub held: Vec<usize>,
 }
 
 impl Report {
-    /// `{"applied", "repairs", "refused"}`.
+    /// `{"applied", "repairs", "refused", "held"}`.
     pub fn to_json(&self) -> Value {
         serde_json::json!({
             "applied": self.applied,
             "repairs": self.repairs.iter().map(Repair::to_json).collect::<Vec<_>>(),
             "refused": self.refused.iter().map(Refusal::to_json).collect::<Vec<_>>(),
+            "held": self.held,
         })
     }
 }
@@ -141,6 +146,11 @@ impl Report {
 /// each surface it has checked, so an operation on one component's props or
 /// `visible` re-checks that component only, and operations are applied in
 /// place and taken back when refused (no copy of the document).
+///
+/// A round of edits may span several [`Draft::apply`] calls (a model's
+/// steps): operations are numbered from 0 over the whole round, held
+/// operations wait across calls, and [`Draft::settle`] ends the round,
+/// refusing what still waits and numbering the next round from 0 again.
 ///
 /// ```
 /// use serde_json::json;
@@ -153,8 +163,15 @@ impl Report {
 /// let report = draft.apply(&json!([{"op": "replace", "path": "/components/1/props/text", "value": "Hello"}]), &catalog);
 /// assert_eq!(report.applied, [0]);
 /// let report = draft.apply(&json!([{"op": "add", "path": "/components/1/props/level", "value": "h9"}]), &catalog);
-/// assert_eq!(report.applied, [0]); // a flag, not an error: kept and marked
+/// assert_eq!(report.applied, [1]); // the round's second operation: a flag, not an error
 /// assert_eq!(draft.document()["components"][1]["props"], json!({"text": "Hello", "level": "h9"}));
+///
+/// // A component whose parent comes in the next step waits for it.
+/// let step = draft.apply(&json!([{"op": "add", "path": "/components/-", "value": {"id": "p", "component": "Text", "props": {"text": "Hi"}}}]), &catalog);
+/// assert_eq!((step.applied, step.held), (vec![], vec![2]));
+/// let step = draft.apply(&json!({"op": "add", "path": "/components/0/children/-", "value": "p"}), &catalog);
+/// assert_eq!(step.applied, [2, 3]);
+/// assert!(draft.settle(&catalog).is_empty());
 /// ```
 #[derive(Debug, Clone)]
 pub struct Draft {
@@ -162,6 +179,10 @@ pub struct Draft {
     /// The issues of each checked surface (`""` for a surface document,
     /// `/sections/<i>` in a page), for the document as it is.
     checked: HashMap<String, Vec<Issue>>,
+    /// Operations waiting for a later one, across calls.
+    held: Vec<Prepared>,
+    /// The round's index of the next operation.
+    next: usize,
 }
 
 impl Draft {
@@ -170,6 +191,8 @@ impl Draft {
         Draft {
             document,
             checked: HashMap::new(),
+            held: Vec::new(),
+            next: 0,
         }
     }
 
@@ -207,20 +230,31 @@ impl Draft {
         all
     }
 
-    /// Runs `ops` through repair, validation and apply-or-refuse.
+    /// Runs `ops` (a list of operations, or one) through repair,
+    /// validation and apply-or-refuse. Operations that wait for a later one
+    /// stay held after the call (see [`Draft::settle`]).
     pub fn apply(&mut self, ops: &Value, catalog: &Catalog) -> Report {
         let mut report = Report::default();
-        let Some(list) = ops.as_array() else {
-            report.refused.push(Refusal {
-                op: 0,
-                path: String::new(),
-                message: "operations are a JSON array of RFC 6902 operations".into(),
-                issues: Vec::new(),
-            });
-            return report;
+        let list = match ops {
+            Value::Array(list) => list.as_slice(),
+            Value::Object(_) => std::slice::from_ref(ops),
+            _ => {
+                report.refused.push(Refusal {
+                    op: self.next,
+                    path: String::new(),
+                    message: "operations are a JSON array of RFC 6902 operations, or one operation"
+                        .into(),
+                    issues: Vec::new(),
+                });
+                self.next += 1;
+                report.held = self.held.iter().map(|p| p.index).collect();
+                return report;
+            }
         };
-        let mut held: Vec<Prepared> = Vec::new();
-        for (index, op) in list.iter().enumerate() {
+        let mut held = std::mem::take(&mut self.held);
+        for op in list {
+            let index = self.next;
+            self.next += 1;
             let prepared = prepare(&self.document, op, index, catalog);
             let failure = match self.attempt(std::slice::from_ref(&prepared), catalog) {
                 Ok(()) => {
@@ -253,20 +287,32 @@ impl Draft {
                 });
             }
         }
-        for p in held {
-            let issues = match self.attempt(std::slice::from_ref(&p), catalog) {
-                Err(f) => f.issues,
-                // Unreachable in practice: it was tried against this same document.
-                Ok(()) => Vec::new(),
-            };
-            report.refused.push(Refusal {
-                op: p.index,
-                path: p.path,
-                message: "this operation waited for one that never came (a parent, a child or root); nothing later completed it".into(),
-                issues,
-            });
-        }
+        report.held = held.iter().map(|p| p.index).collect();
+        self.held = held;
         report
+    }
+
+    /// Ends the round: refuses the operations still held (nothing came to
+    /// complete them), and numbers the next round's operations from 0.
+    pub fn settle(&mut self, catalog: &Catalog) -> Vec<Refusal> {
+        self.next = 0;
+        let held = std::mem::take(&mut self.held);
+        held.into_iter()
+            .map(|p| {
+                let issues = match self.attempt(std::slice::from_ref(&p), catalog) {
+                    Err(f) => f.issues,
+                    // Unreachable in practice: a held operation waits for
+                    // one that fails without it, and both are tried together.
+                    Ok(()) => Vec::new(),
+                };
+                Refusal {
+                    op: p.index,
+                    path: p.path,
+                    message: "this operation waited for one that never came (a parent, a child or root); nothing later completed it".into(),
+                    issues,
+                }
+            })
+            .collect()
     }
 
     /// Tries the held operations with `op`: all of them first, then each alone.

@@ -1,71 +1,115 @@
 //! The WebAssembly face: JSON text in, JSON text out, converted at the edge
-//! only. Every function takes the catalog as JSON text, or `undefined` for
-//! the built-in `blog@1`; the last catalog used is kept, so repeated calls
-//! with the same catalog text do not reload it. A catalog that does not load
-//! throws an `Error` naming the problem; bad documents never throw, they
-//! come back as issues. `Draft` keeps a document in WebAssembly memory for
-//! a stream of operations.
+//! only (the npm package's JS layer turns values into text and back, which
+//! costs less than crossing the boundary value by value).
+//!
+//! A catalog crosses as a [`LoadedCatalog`] handle, loaded once (the npm
+//! layer passes the built-in `blog@1`'s when the caller gives none). What throws, throws a JS `Error`
+//! whose message is the JSON text `{"code", "path", "message"}` (see
+//! [`thrown`]), which the npm layer turns into a `SurfacesError`: a catalog
+//! that does not load, a document or operation list that is not JSON. Bad
+//! documents never throw: they come back as issues. [`Draft`] keeps a
+//! document in WebAssembly memory for a stream of operations.
 
-use crate::catalog::Catalog;
-use crate::issue::issues_json;
+use crate::catalog::{Catalog, CatalogError};
+use crate::issue::{issues_json, Issue};
 use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch_in_place;
-use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft};
+use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft, Refusal};
 use crate::prompt::catalog_prompt as prompt_text;
 use crate::surface::{parse_document, validate_component as component_issues, validate_document};
-use std::cell::RefCell;
+use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
-thread_local! {
-    /// The last catalog loaded, by its text (`None` for the built-in one).
-    static CATALOG: RefCell<Option<(Option<String>, Arc<Catalog>)>> = const { RefCell::new(None) };
+/// The error every face throws: a JS `Error` whose message is the JSON text
+/// `{"code", "path", "message"}`; the npm layer rethrows it as a
+/// `SurfacesError` with those fields.
+pub fn thrown(code: &str, path: &str, message: &str) -> JsError {
+    JsError::new(&serde_json::json!({"code": code, "path": path, "message": message}).to_string())
 }
 
-/// The catalog for `text` (JSON text, or `None` for the built-in `blog@1`),
-/// reusing the last one loaded when the text is the same. Other crates'
-/// WASM faces (the stream, the renderer) share this cache.
-pub fn cached_catalog(text: Option<String>) -> Result<Arc<Catalog>, JsError> {
-    let cached = CATALOG.with(|c| {
-        c.borrow()
-            .as_ref()
-            .filter(|(key, _)| *key == text)
-            .map(|(_, cat)| Arc::clone(cat))
-    });
-    if let Some(cat) = cached {
-        return Ok(cat);
+/// An issue (a document that is not JSON, say) as the error thrown.
+pub fn thrown_issue(issue: Issue) -> JsError {
+    thrown(issue.code, &issue.path, &issue.message)
+}
+
+fn thrown_catalog(e: CatalogError) -> JsError {
+    thrown(e.code, &e.path, &e.message)
+}
+
+/// JSON text the caller handed over (a document, an operation list), or
+/// the error thrown for it.
+pub fn parse(text: &str) -> Result<Value, JsError> {
+    parse_document(text).map_err(thrown_issue)
+}
+
+/// A loaded catalog (`new LoadedCatalog(json?)`): loaded once, then passed
+/// to every call by handle. Without text it is the built-in `blog@1`.
+#[wasm_bindgen]
+pub struct LoadedCatalog {
+    catalog: Arc<Catalog>,
+}
+
+#[wasm_bindgen]
+impl LoadedCatalog {
+    /// Throws `invalid_catalog` or `unknown_keyword` (with the keyword's
+    /// pointer as `path`) for a catalog that does not load.
+    #[wasm_bindgen(constructor)]
+    pub fn new(json: Option<String>) -> Result<LoadedCatalog, JsError> {
+        let catalog = match json {
+            None => Catalog::builtin(),
+            Some(text) => Arc::new(Catalog::from_json(&text).map_err(thrown_catalog)?),
+        };
+        Ok(LoadedCatalog { catalog })
     }
-    let loaded = match &text {
-        None => Catalog::builtin(),
-        Some(t) => Arc::new(Catalog::from_json(t).map_err(|e| JsError::new(&e.to_string()))?),
-    };
-    CATALOG.with(|c| *c.borrow_mut() = Some((text, Arc::clone(&loaded))));
-    Ok(loaded)
+
+    /// The catalog's name, e.g. `blog@1`.
+    pub fn name(&self) -> String {
+        self.catalog.name().to_string()
+    }
+
+    /// The component names, in catalog order.
+    pub fn components(&self) -> Vec<String> {
+        let entries = self.catalog.entries();
+        entries.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// The model's instructions for this catalog (text).
+    pub fn prompt(&self) -> String {
+        prompt_text(&self.catalog)
+    }
 }
 
-/// `validate(documentJson, catalogJson?)`: the issues of a surface or a page
+impl LoadedCatalog {
+    /// The catalog itself, shared.
+    pub fn get(&self) -> Arc<Catalog> {
+        Arc::clone(&self.catalog)
+    }
+}
+
+/// `validate(documentJson, catalog)`: the issues of a surface or a page
 /// `{"sections": [...]}`, as a JSON array text.
 #[wasm_bindgen]
-pub fn validate(surface: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
+pub fn validate(surface: &str, catalog: &LoadedCatalog) -> String {
+    let catalog = catalog.get();
     let issues = match parse_document(surface) {
         Ok(doc) => validate_document(&doc, &catalog),
         Err(issue) => vec![issue],
     };
-    Ok(issues_json(&issues).to_string())
+    issues_json(&issues).to_string()
 }
 
-/// `validateComponent(componentJson, at, catalogJson?, dataJson?)`: one
+/// `validateComponent(componentJson, at, catalog, dataJson?)`: one
 /// component's own issues (for lines as they stream in).
 #[wasm_bindgen(js_name = validateComponent)]
 pub fn validate_component(
     component: &str,
     at: &str,
-    catalog_json: Option<String>,
+    catalog: &LoadedCatalog,
     data: Option<String>,
 ) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    let data = data.and_then(|d| parse_document(&d).ok());
+    let catalog = catalog.get();
+    let data = data.as_deref().map(parse).transpose()?;
     let issues = match parse_document(component) {
         Ok(c) => component_issues(&c, at, &catalog, data.as_ref()),
         Err(issue) => vec![issue],
@@ -73,29 +117,27 @@ pub fn validate_component(
     Ok(issues_json(&issues).to_string())
 }
 
-/// `validateMarkdown(body, catalogJson?)`: the issues of a markdown body.
+/// `validateMarkdown(body, catalog)`: the issues of a markdown body.
 #[wasm_bindgen(js_name = validateMarkdown)]
-pub fn validate_markdown(body: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    Ok(issues_json(&markdown_issues(body, &catalog)).to_string())
+pub fn validate_markdown(body: &str, catalog: &LoadedCatalog) -> String {
+    issues_json(&markdown_issues(body, &catalog.get())).to_string()
 }
 
-/// `patch(documentJson, opsJson, catalogJson?)`: the pipeline's outcome,
+/// `patch(documentJson, opsJson, catalog)`: the pipeline's outcome,
 /// `{"document", "applied", "repairs", "refused"}`.
 #[wasm_bindgen]
-pub fn patch(document: &str, ops: &str, catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
-    let ops = parse_document(ops).map_err(|i| JsError::new(&i.message))?;
-    Ok(run_pipeline(&doc, &ops, &catalog).to_json().to_string())
+pub fn patch(document: &str, ops: &str, catalog: &LoadedCatalog) -> Result<String, JsError> {
+    let (doc, ops) = (parse(document)?, parse(ops)?);
+    Ok(run_pipeline(&doc, &ops, &catalog.get())
+        .to_json()
+        .to_string())
 }
 
 /// `applyPatch(documentJson, patchJson)`: an atomic RFC 6902 patch,
 /// `{"ok": true, "document"}` or `{"ok": false, "error": {op, code, path, message}}`.
 #[wasm_bindgen(js_name = applyPatch)]
 pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
-    let mut doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
-    let ops = parse_document(patch).map_err(|i| JsError::new(&i.message))?;
+    let (mut doc, ops) = (parse(document)?, parse(patch)?);
     // The parsed document is ours: patch it in place, no copy.
     let out = match apply_patch_in_place(&mut doc, &ops) {
         Ok(()) => serde_json::json!({"ok": true, "document": doc}),
@@ -104,14 +146,7 @@ pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
     Ok(out.to_string())
 }
 
-/// `catalogPrompt(catalogJson?)`: the model's instructions (text).
-#[wasm_bindgen(js_name = catalogPrompt)]
-pub fn catalog_prompt(catalog_json: Option<String>) -> Result<String, JsError> {
-    let catalog = cached_catalog(catalog_json)?;
-    Ok(prompt_text(&catalog))
-}
-
-/// `new Draft(documentJson, catalogJson?)`: a document kept in WebAssembly
+/// `new Draft(documentJson, catalog)`: a document kept in WebAssembly
 /// memory and edited operation by operation, so each operation re-checks
 /// only what it can change (the fast path for a model's stream of edits).
 #[wasm_bindgen]
@@ -122,21 +157,27 @@ pub struct Draft {
 
 #[wasm_bindgen]
 impl Draft {
-    /// Throws when the document is not JSON or the catalog does not load.
+    /// Throws `invalid_json` when the document is not JSON.
     #[wasm_bindgen(constructor)]
-    pub fn new(document: &str, catalog_json: Option<String>) -> Result<Draft, JsError> {
-        let catalog = cached_catalog(catalog_json)?;
-        let doc = parse_document(document).map_err(|i| JsError::new(&i.message))?;
+    pub fn new(document: &str, catalog: &LoadedCatalog) -> Result<Draft, JsError> {
         Ok(Draft {
-            draft: PipelineDraft::new(doc),
-            catalog,
+            draft: PipelineDraft::new(parse(document)?),
+            catalog: catalog.get(),
         })
     }
 
-    /// `draft.apply(opsJson)`: `{"applied", "repairs", "refused"}`.
+    /// `draft.apply(opsJson)` (a list of operations, or one):
+    /// `{"applied", "repairs", "refused", "held"}`.
     pub fn apply(&mut self, ops: &str) -> Result<String, JsError> {
-        let ops = parse_document(ops).map_err(|i| JsError::new(&i.message))?;
+        let ops = parse(ops)?;
         Ok(self.draft.apply(&ops, &self.catalog).to_json().to_string())
+    }
+
+    /// `draft.settle()`: ends the round, `{"refused"}` for what still waited.
+    pub fn settle(&mut self) -> String {
+        let refused = self.draft.settle(&self.catalog);
+        serde_json::json!({"refused": refused.iter().map(Refusal::to_json).collect::<Vec<_>>()})
+            .to_string()
     }
 
     /// `draft.document()`: the document as it is now (JSON text).

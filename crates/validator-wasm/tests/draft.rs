@@ -89,8 +89,51 @@ fn refused_operations_leave_the_draft_unchanged() {
         &catalog,
     );
     assert!(report.applied.is_empty(), "{report:?}");
-    assert_eq!(report.refused.len(), 3);
+    // Removing root waits for an operation that would add one back.
+    assert_eq!(report.refused.len(), 2);
+    assert_eq!(report.held, [2]);
+    let refused = draft.settle(&catalog);
+    assert_eq!(refused.len(), 1);
+    assert_eq!(
+        (refused[0].op, refused[0].path.as_str()),
+        (2, "/components/0")
+    );
     assert_eq!(draft.document(), &before);
+}
+
+#[test]
+fn held_operations_wait_across_calls_until_the_round_settles() {
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(surface());
+    let child = |id: &str| json!({"op": "add", "path": "/components/-", "value": {"id": id, "component": "Text", "props": {"text": id}}});
+    let link = |id: &str| json!({"op": "add", "path": "/components/0/children/-", "value": id});
+    // One step adds two components, the next links one of them.
+    let step = draft.apply(&json!([child("p"), child("q")]), &catalog);
+    assert_eq!((step.applied.len(), step.held.clone()), (0, vec![0, 1]));
+    let step = draft.apply(&link("q"), &catalog);
+    assert_eq!(step.applied, [1, 2], "the held q applies with its link");
+    assert_eq!(step.held, [0]);
+    // At most MAX_HELD wait; the fourth is refused at once.
+    let step = draft.apply(&json!([child("r"), child("s"), child("t")]), &catalog);
+    assert_eq!(step.held, [0, 3, 4]);
+    assert_eq!(step.refused.iter().map(|r| r.op).collect::<Vec<_>>(), [5]);
+    let refused = draft.settle(&catalog);
+    assert_eq!(refused.iter().map(|r| r.op).collect::<Vec<_>>(), [0, 3, 4]);
+    assert!(refused
+        .iter()
+        .all(|r| r.issues.iter().any(|i| i.code == "unreachable")));
+    // A new round numbers from 0 again: r never came, so its link waits, then is refused.
+    let step = draft.apply(&link("r"), &catalog);
+    assert_eq!((step.applied.len(), step.held.clone()), (0, vec![0]));
+    assert_eq!(draft.settle(&catalog)[0].op, 0);
+    assert!(draft.settle(&catalog).is_empty());
+    let ids: Vec<_> = draft.document()["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].clone())
+        .collect();
+    assert_eq!(ids.last(), Some(&json!("q")));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use validator_wasm::wasm::{
-    apply_patch, catalog_prompt, patch, validate, validate_component, validate_markdown, Draft,
+    apply_patch, patch, validate, validate_component, validate_markdown, Draft, LoadedCatalog,
 };
 use wasm_bindgen_test::*;
 
@@ -54,17 +54,18 @@ fn pinned(issues: &Value, expected: &Value) -> Value {
 }
 
 fn run(case: &Value) -> Result<(), String> {
-    let catalog = case.get("catalog").map(Value::to_string);
+    let catalog = LoadedCatalog::new(case.get("catalog").map(Value::to_string))
+        .map_err(|_| "the catalog threw".to_string())?;
+    let catalog = &catalog;
     let expect = &case["expect"];
     let input = &case["input"];
     let got = match case["kind"].as_str().unwrap_or_default() {
         "surface" | "document" => {
-            let out = validate(&input.to_string(), catalog).map_err(|_| "threw".to_string())?;
+            let out = validate(&input.to_string(), catalog);
             json!({"issues": pinned(&parse(&out), &expect["issues"])})
         }
         "markdown" => {
-            let out = validate_markdown(input.as_str().unwrap_or_default(), catalog)
-                .map_err(|_| "threw".to_string())?;
+            let out = validate_markdown(input.as_str().unwrap_or_default(), catalog);
             json!({"issues": pinned(&parse(&out), &expect["issues"])})
         }
         "patch" => {
@@ -160,27 +161,34 @@ fn json_patch_suite_through_apply_patch() {
     }
 }
 
+fn builtin() -> LoadedCatalog {
+    LoadedCatalog::new(None).unwrap_or_else(|_| panic!("the built-in catalog loads"))
+}
+
 #[wasm_bindgen_test]
 fn bad_catalogs_throw_and_bad_documents_do_not() {
-    assert!(validate("{}", Some("{\"catalog\":\"x\",\"components\":{\"A\":{\"props\":{\"type\":\"object\",\"pattern\":\"a\"}}}}".into())).is_err());
-    let out = parse(&validate(&"[".repeat(100_000), None).unwrap_or_default());
+    assert!(LoadedCatalog::new(Some("{\"catalog\":\"x\",\"components\":{\"A\":{\"props\":{\"type\":\"object\",\"pattern\":\"a\"}}}}".into())).is_err());
+    let out = parse(&validate(&"[".repeat(100_000), &builtin()));
     assert_eq!(out[0]["code"], "invalid_json");
     let huge = format!("\"{}\"", "x".repeat(10 * 1024 * 1024));
-    let out = parse(&validate(&huge, None).unwrap_or_default());
+    let out = parse(&validate(&huge, &builtin()));
     assert_eq!(out[0]["code"], "document_too_large");
-    assert!(patch("{", "[]", None).is_err());
+    assert!(patch("{", "[]", &builtin()).is_err());
 }
 
 #[wasm_bindgen_test]
 fn prompt_and_component_checks() {
-    let prompt = catalog_prompt(None).unwrap_or_default();
+    let catalog = builtin();
+    assert_eq!(catalog.name(), "blog@1");
+    assert!(catalog.components().iter().any(|c| c == "Heading"));
+    let prompt = catalog.prompt();
     assert!(prompt.starts_with("# Writing surfaces for the catalog blog@1"));
-    assert_eq!(prompt, catalog_prompt(None).unwrap_or_default());
+    assert_eq!(prompt, builtin().prompt());
     let out = parse(
         &validate_component(
             r#"{"id":"t","component":"Heading","props":{"text":{"path":"/x"}}}"#,
             "/components/3",
-            None,
+            &catalog,
             Some("{}".into()),
         )
         .unwrap_or_default(),
@@ -195,7 +203,7 @@ fn prompt_and_component_checks() {
 #[wasm_bindgen_test]
 fn a_draft_applies_operations_in_memory() {
     let doc = r#"{"components":[{"id":"root","component":"Stack","children":["t"]},{"id":"t","component":"Heading","props":{"text":"Hi"}}]}"#;
-    let mut draft = Draft::new(doc, None).unwrap_or_else(|_| panic!("loads"));
+    let mut draft = Draft::new(doc, &builtin()).unwrap_or_else(|_| panic!("loads"));
     let report = parse(&draft.apply(r#"[{"op":"replace","path":"/components/t/props/text","value":"Yo"},{"op":"add","path":"/components/1/props/text","value":{"path":"/__proto__"}}]"#).unwrap_or_default());
     assert_eq!(report["applied"], json!([0]));
     assert_eq!(report["refused"][0]["issues"][0]["code"], "unsafe_path");
@@ -204,7 +212,11 @@ fn a_draft_applies_operations_in_memory() {
         "Yo"
     );
     assert_eq!(draft.issues(), "[]");
-    assert!(Draft::new("{", None).is_err());
+    // A child whose link comes in the next call waits; settle ends the round.
+    let report = parse(&draft.apply(r#"{"op":"add","path":"/components/-","value":{"id":"u","component":"Text","props":{"text":"u"}}}"#).unwrap_or_default());
+    assert_eq!(report["held"], json!([2]));
+    assert_eq!(parse(&draft.settle())["refused"][0]["op"], 2);
+    assert!(Draft::new("{", &builtin()).is_err());
 }
 
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
@@ -230,8 +242,8 @@ fn strings_from_js_with_lone_surrogates_and_nul_do_not_break_anything() {
         text.contains('\u{fffd}') && text.contains("\\u0000"),
         "{text}"
     );
-    assert_eq!(validate(&text, None).unwrap_or_default(), "[]");
+    assert_eq!(validate(&text, &builtin()), "[]");
     // An escaped lone surrogate is not valid JSON text: an issue, no panic.
-    let out = parse(&validate(&escaped_lone_surrogate(), None).unwrap_or_default());
+    let out = parse(&validate(&escaped_lone_surrogate(), &builtin()));
     assert_eq!(out[0]["code"], "invalid_json");
 }

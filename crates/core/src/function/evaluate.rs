@@ -79,6 +79,36 @@ pub trait Host {
     fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool;
 }
 
+/// A [`Host`] whose calls without a `locale` argument format in `locale`
+/// (the surface's or the page's), so the server and the runtime agree on
+/// one locale; a call's own `locale` still wins.
+#[derive(Clone, Copy)]
+pub struct InLocale<'a> {
+    /// The host that formats.
+    pub host: &'a dyn Host,
+    /// The default locale; `None` leaves the host's.
+    pub locale: Option<&'a str>,
+}
+
+impl Host for InLocale<'_> {
+    fn number_to_string(&self, n: f64) -> String {
+        self.host.number_to_string(n)
+    }
+    fn format_date(&self, date: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
+        self.host.format_date(date, style, locale.or(self.locale))
+    }
+    fn format_number(&self, n: f64, options: NumberOptions, locale: Option<&str>) -> String {
+        self.host.format_number(n, options, locale.or(self.locale))
+    }
+    fn format_currency(&self, n: f64, currency: &str, locale: Option<&str>) -> String {
+        self.host
+            .format_currency(n, currency, locale.or(self.locale))
+    }
+    fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool {
+        self.host.plural_is_one(n, locale.or(self.locale))
+    }
+}
+
 /// A value a call reads or returns.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<V> {
