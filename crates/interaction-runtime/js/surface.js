@@ -59,6 +59,8 @@ let U; // a view of the module's memory (renewed when the memory grows)
 let S = new Uint8Array(256); // scratch for staging, reused: no garbage per string
 /** @type {Uint8Array} */
 let B; // the staged string: a view of S
+/** @type {string | undefined} */
+let L; // the locale of the surface being computed (its closest lang), for calls that name none
 
 const mem = () => (U?.buffer == E.memory.buffer ? U : (U = new Uint8Array(E.memory.buffer)));
 /** @param {number} p @param {number} l */
@@ -133,7 +135,7 @@ const imports = {
   // currency s; PLURAL whether v's plural category is "one"; STRING_OF String(v).
   X: (what, v, n, m, sp, sl, lp, ll) => {
     if (what == STRING_OF) return stage(String(v));
-    const s = opt(sp, sl), locale = opt(lp, ll);
+    const s = opt(sp, sl), locale = opt(lp, ll) ?? L;
     /** @param {number} d */
     const digits = (d) => (d == NONE ? undefined : d);
     try {
@@ -164,7 +166,7 @@ const imports = {
 
 /**
  * A surface: its state's handle, its state script, its bindings.
- * @typedef {{ t: number, c: Element, b: Binding[] }} Surface
+ * @typedef {{ t: number, c: Element, b: Binding[], l?: string }} Surface
  */
 /**
  * A binding: the element, its kind (TEXT, ATTR, VISIBLE, MODEL, CHECKS),
@@ -214,6 +216,7 @@ const list = (x) => (Array.isArray(x) ? x : [x]);
 /** @param {Surface} s @param {Binding} b @param {EventTarget} [source] @param {number} [changed] */
 const apply = (s, b, source, changed) => {
   const n = Z.length, el = b.e, st = s.t, k = b.k;
+  L = s.l;
   if (k == TEXT) {
     // A binding that does not follow section 3 leaves the text as rendered.
     const h = E.c(st, b.h);
@@ -271,6 +274,7 @@ const write = (s, path, h, source) =>
 /** @param {Surface} s @param {unknown} a */
 const run = (s, a) => {
   if (!object(a)) return;
+  L = s.l;
   const path = typeof a.path == "string" ? a.path : undefined;
   /** @param {unknown} x */
   const number = (x) => (typeof x == "number" ? x : undefined);
@@ -377,7 +381,9 @@ const hydrate = () => {
     // A surface whose state does not parse (or is no object) is left as rendered.
     if (!object(state)) continue;
     /** @type {Surface} */
-    const s = { t: put(state), c: /** @type {Element} */ (c), b: [] };
+    // Formatted in the locale the surface or the page names (its closest
+    // lang, as the renderer wrote it), so hydration changes no text.
+    const s = { t: put(state), c: /** @type {Element} */ (c), b: [], l: root.closest("[lang]")?.getAttribute("lang") || undefined };
     for (const el of root.querySelectorAll(
       "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]",
     ))

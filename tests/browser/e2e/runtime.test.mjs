@@ -567,3 +567,57 @@ test('a page rendered by `surfaces render` hydrates', async () => {
   assert.equal(await page.locator('text=Two months free').isVisible(), true);
   assert.deepEqual(errors, []);
 });
+
+// One locale (SPEC.md section 10): what renderSurface formats in a locale is
+// what the runtime shows after hydrating it, and updates follow that locale.
+test('one locale: the server text of every formatting call is the text after hydration, in three locales', async () => {
+  const { default: init, renderSurface } = await import(join(root, 'npm/render.js'));
+  await init();
+  const call = (name, args) => ({ call: name, args });
+  const calls = [
+    call('formatCurrency', { value: { path: '/price' }, currency: 'EUR' }),
+    call('formatCurrency', { value: 1234.5, currency: 'USD' }),
+    call('formatCurrency', { value: 1234, currency: 'JPY' }),
+    call('formatNumber', { value: { path: '/n' } }),
+    call('formatNumber', { value: 0.256, style: 'percent' }),
+    call('formatNumber', { value: 1234.5678, minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    call('formatDate', { value: '2026-03-04', style: 'long' }),
+    call('formatDate', { value: 1767225600000, style: 'full' }),
+    call('formatDate', { value: '2026-12-01', style: 'short' }),
+    call('pluralize', { count: { path: '/n' }, one: '{count} seat', other: '{count} seats' }),
+    call('formatCurrency', { value: 9, currency: 'EUR', locale: 'en-GB' }),
+  ];
+  const surfaces = ['de-DE', 'fr-FR', 'en-US'].map((locale, s) => {
+    const components = [
+      { id: 'root', component: 'Stack', children: ['count', ...calls.map((_, i) => `t${i}`)] },
+      { id: 'count', component: 'Counter', props: { label: 'Seats', value: { path: '/n' }, max: 5000 } },
+      ...calls.map((c, i) => ({ id: `t${i}`, component: 'Text', props: { text: c } })),
+    ];
+    const out = renderSurface({ id: `l${s}`, components, data: { price: 1999.5, n: 1 } }, { locale });
+    assert.ok(out.ok, JSON.stringify(out.issues));
+    return out.html;
+  });
+  const fragment = surfaces.join('\n');
+  pages['/p/locale.html'] = pageHtml(fragment);
+  pages['/p/locale-static.html'] = `<!doctype html><html lang="en"><body>${fragment}</body></html>`;
+  // (Intl spaces are no-break spaces: compared as plain ones in the checks by name.)
+  const texts = (page) => page.$$eval('[data-ch-text]', (els) => els.map((e) => e.textContent));
+  const plain = (list) => list.map((t) => t.replace(/\s/g, ' '));
+  const served = await open('/p/locale-static.html');
+  const before = await texts(served.page);
+  await served.page.close();
+  assert.ok(['1.999,50 €', '1 999,50 €', '€1,999.50'].every((t) => plain(before).includes(t)), before.join(' | '));
+  const { page, errors } = await open('/p/locale.html');
+  await page.waitForFunction(() => document.querySelectorAll('[data-ch-text]').length > 0);
+  // A click proves the runtime runs; the first pass must have changed nothing.
+  const hydrated = await texts(page);
+  assert.deepEqual(hydrated, before);
+  await page.click('[data-ch-surface="l0"] [aria-label="Increase"]');
+  await page.waitForFunction(() => document.querySelector('[data-ch-surface="l0"]').textContent.includes('2 seats'));
+  await page.evaluate(() => {
+    for (let i = 0; i < 1499; i++) document.querySelector('[data-ch-surface="l0"] [aria-label="Increase"]').click();
+  });
+  assert.ok((await texts(page)).includes('1.501'), 'the update is formatted in the surface locale, de-DE');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
