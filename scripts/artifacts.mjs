@@ -17,8 +17,10 @@
 //
 //   node scripts/artifacts.mjs write --part NAME --ships yes|no --dir DIR \
 //     --named-wasm FILE --file FILE... [--part ...]   (scripts/build)
+//   node scripts/artifacts.mjs bundle-files META.json OUTDIR ENTRY...
+//     (scripts/build: the files of the npm bundle an entry loads)
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,11 +61,35 @@ function write(args) {
   writeFileSync(MANIFEST, JSON.stringify({ parts }, null, 2) + '\n');
 }
 
+/**
+ * The files of a split esbuild bundle (its metafile) that `entries` load:
+ * each entry's output and, transitively, the chunks it imports; names
+ * relative to `outdir`, one per line.
+ */
+function bundleFiles(metafile, outdir, entries) {
+  const { outputs } = JSON.parse(readFileSync(metafile, 'utf8'));
+  const byName = (name) => relative(resolve(outdir), resolve(name));
+  const seen = new Set();
+  const visit = (out) => {
+    const name = byName(out);
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const i of outputs[out].imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  for (const entry of entries) {
+    const out = Object.keys(outputs).find((o) => outputs[o].entryPoint && basename(outputs[o].entryPoint) === `${entry}.js`);
+    if (!out) throw new Error(`artifacts: no bundle output for the entry ${entry}`);
+    visit(out);
+  }
+  console.log([...seen].join('\n'));
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [command, ...args] = process.argv.slice(2);
-  if (command !== 'write') {
-    console.error('usage: node scripts/artifacts.mjs write --part NAME --ships yes|no --dir DIR --named-wasm FILE --file FILE... [--part ...]');
+  if (command === 'write') write(args);
+  else if (command === 'bundle-files') bundleFiles(args[0], args[1], args.slice(2));
+  else {
+    console.error('usage: node scripts/artifacts.mjs write --part NAME --ships yes|no --dir DIR --named-wasm FILE --file FILE... [--part ...]\n       node scripts/artifacts.mjs bundle-files META.json OUTDIR ENTRY...');
     process.exit(2);
   }
-  write(args);
 }

@@ -1,7 +1,7 @@
 // The Studio module (crates/studio): ./validator, ./stream and ./render are
 // parts of one wasm, loaded once by the init() they share, and the catalog
 // handle they all take.
-import glueInit, { initSync as glueInitSync, LoadedCatalog } from './dist/studio/studio.js';
+import glueInit, { initSync as glueInitSync, LoadedCatalog } from '../dist/studio/studio.js';
 import { loader, run, text, SurfacesError } from './error.js';
 
 // The URL is made only when init() gets no input; bundlers (Vite) see this

@@ -1,0 +1,121 @@
+// ./stream: a model's answer read in chunks (markdown with surface fences,
+// JSON Lines, or A2UI blocks), as changes after each chunk. Await init() once.
+import * as wasm from '../dist/studio/studio.js';
+import { init, initSync, need, catalogOf } from './studio.js';
+import { run, string, SurfacesError } from './error.js';
+
+export { init as default, initSync, SurfacesError };
+
+/** A streaming parser over one answer. */
+export class Stream {
+  #stream;
+  #mode;
+  /** `mode`: "markdown" (the default), "jsonl" or "a2ui"; `options.catalog` checks markdown surfaces. */
+  constructor(mode = 'markdown', options) {
+    need();
+    string(mode, '/mode', 'mode');
+    if (options?.catalog != null && mode !== 'markdown') {
+      throw new SurfacesError('invalid_option', '/catalog', `mode "${mode}" checks no surfaces against a catalog; give a catalog in markdown mode only`);
+    }
+    const catalog = catalogOf(options);
+    this.#stream = run(() => new wasm.Stream(mode, catalog));
+    this.#mode = mode;
+  }
+  /** The next chunk (a string, or UTF-8 bytes split anywhere): the changes it made. */
+  push(chunk) {
+    if (typeof chunk === 'string') return JSON.parse(run(() => this.#stream.push(chunk)));
+    if (ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer) {
+      const bytes = chunk instanceof Uint8Array ? chunk : ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : new Uint8Array(chunk);
+      return JSON.parse(run(() => this.#stream.pushBytes(bytes)));
+    }
+    throw new SurfacesError('invalid_option', '/chunk', `a chunk is a string or bytes (a Uint8Array), got ${chunk === null ? 'null' : typeof chunk}`);
+  }
+  /** Ends the input: the last changes and the final document. */
+  finish() {
+    return JSON.parse(run(() => this.#stream.finish()));
+  }
+  /** The document so far. */
+  document() {
+    return JSON.parse(run(() => this.#stream.document()));
+  }
+  /** The mode it reads. */
+  get mode() {
+    return this.#mode;
+  }
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free() {
+    this.#stream.free();
+  }
+  /** A TransformStream from text or bytes to change lists (an empty list is not sent). */
+  static transform(mode, options) {
+    const stream = new Stream(mode, options);
+    return new TransformStream({
+      transform(chunk, out) {
+        const changes = stream.push(chunk);
+        if (changes.length) out.enqueue(changes);
+      },
+      flush(out) {
+        const { changes } = stream.finish();
+        if (changes.length) out.enqueue(changes);
+        stream.free();
+      },
+    });
+  }
+}
+
+// The markdown block fields an update replaces (the rest it appends to).
+const appended = new Set(['components', 'refused', 'flags']);
+
+/** One markdown block after an update change: a new object, the old one untouched. */
+const updated = (block, change) => {
+  const next = { ...block };
+  for (const key in change) {
+    const value = change[key];
+    if (key === 'op' || key === 'block' || key === 'heal') continue;
+    if (key === 'append') next.text += value;
+    else if (appended.has(key)) next[key] = [...(block[key] ?? []), ...value];
+    else next[key] = value;
+  }
+  if (change.heal) next.healed = next.text.slice(0, next.text.length - change.heal.drop) + change.heal.add;
+  else if (change.heal === null || next.complete) delete next.healed;
+  return next;
+};
+
+/**
+ * The document `.document()` would give after `changes`, from `document` (the
+ * one before them, or undefined at the start): a new object sharing what did
+ * not change, so a UI can compare blocks by identity.
+ */
+export function applyChanges(document, changes) {
+  if (!Array.isArray(changes)) throw new SurfacesError('invalid_option', '/changes', 'changes are the list push() or finish() gave');
+  if (changes.length === 0 && document) return document;
+  const first = changes[0];
+  if (document?.items || first?.kind) {
+    // JSON Lines: new items, and the unfinished object when it changed.
+    const out = { items: [...(document?.items ?? [])], partial: document?.partial ?? null };
+    for (const c of changes) c.kind === 'partial' ? (out.partial = c.value) : out.items.push(c);
+    return out;
+  }
+  if (document?.parts || first?.a2ui || first?.text !== undefined || first?.error !== undefined) {
+    // A2UI: parts in order, and the stopping error once.
+    const out = { parts: [...(document?.parts ?? [])], error: document?.error ?? null };
+    for (const c of changes) c.error !== undefined && c.a2ui === undefined && c.text === undefined ? (out.error = c.error) : out.parts.push(c);
+    return out;
+  }
+  const blocks = [...(document?.blocks ?? [])];
+  for (const c of changes) {
+    if (c.op === 'add') {
+      const block = { ...c.value };
+      if (c.heal) block.healed = block.text.slice(0, block.text.length - c.heal.drop) + c.heal.add;
+      blocks[c.block] = block;
+    } else if (c.op === 'update') blocks[c.block] = updated(blocks[c.block], c);
+    else if (c.op === 'remove') blocks.length = c.block;
+  }
+  return { blocks };
+}
+
+/** The text healed for display (its open last block closed: emphasis, code, links). */
+export function heal(markdown) {
+  need();
+  return run(() => wasm.heal(string(markdown, '', 'the text')));
+}
