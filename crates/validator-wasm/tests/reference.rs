@@ -53,7 +53,8 @@ fn code_shaped(word: &str) -> bool {
             || word.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
 }
 
-/// Code-shaped literals in the sources, without their test modules.
+/// Code-shaped literals in the sources (the crates', without their test
+/// modules, and the npm package's JS layer).
 fn emitted() -> BTreeSet<String> {
     let mut files = Vec::new();
     for krate in std::fs::read_dir(workspace().join("crates")).expect("crates/") {
@@ -85,6 +86,20 @@ fn emitted() -> BTreeSet<String> {
             for rest in code.split(call).skip(1) {
                 if let Some(word) = rest.trim_start().strip_prefix('"') {
                     found.extend(word.split('"').next().map(String::from));
+                }
+            }
+        }
+    }
+    // The npm package's own JS layer (the codes SurfacesError carries).
+    for entry in std::fs::read_dir(workspace().join("npm")).expect("npm/") {
+        let path = entry.expect("an npm file").path();
+        if path.extension().is_some_and(|e| e == "js") {
+            let text = std::fs::read_to_string(&path).expect("an npm file");
+            // Every 'word' between two quotes (apostrophes in messages
+            // shift the pairs, so each stretch is looked at).
+            for literal in text.split('\'').skip(1) {
+                if code_shaped(literal) {
+                    found.insert(literal.to_string());
                 }
             }
         }
