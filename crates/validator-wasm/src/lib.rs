@@ -105,12 +105,14 @@
 //! 3. [`surface`] (sections 1 to 6), then [`markdown`] (section 8).
 //! 4. [`repair`] (section 7's repairs, of values and of whole operations),
 //!    then [`pipeline`] (repair, validate, apply or refuse) and [`prompt`].
+//! 5. [`json_schema`] (a catalog's surface schema, over `npm/schema/surface.json`).
 //!
 //! Validation never depends on repair: repairs are a separate, reported
 //! step.
 pub mod action;
 pub mod catalog;
 pub mod issue;
+pub mod json_schema;
 pub mod lookup;
 pub mod markdown;
 pub mod patch;
