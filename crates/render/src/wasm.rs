@@ -73,6 +73,11 @@ extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
     fn object(json: &str) -> JsValue;
 
+    /// JavaScript's `String(n)`, as the runtime asks for it (and smaller
+    /// than Rust's float formatting, which nothing else here needs).
+    #[wasm_bindgen(js_name = String)]
+    fn number_string(n: f64) -> String;
+
     type Date;
     #[wasm_bindgen(constructor)]
     fn new(value: &JsValue) -> Date;
@@ -124,7 +129,7 @@ fn number_options(style: &str, currency: Option<&str>, o: Option<NumberOptions>)
 
 impl Host for Intl {
     fn number_to_string(&self, n: f64) -> String {
-        surfaces_core::function::js_number_string(n)
+        number_string(n)
     }
     fn format_date(&self, date: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
         let value = match date {

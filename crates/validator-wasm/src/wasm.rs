@@ -12,6 +12,7 @@
 
 use crate::catalog::{Catalog, CatalogError};
 use crate::issue::{issues_json, Issue};
+use crate::json_schema::surface_schema;
 use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch_in_place;
 use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft, Refusal};
@@ -77,6 +78,12 @@ impl LoadedCatalog {
     /// The model's instructions for this catalog (text).
     pub fn prompt(&self) -> String {
         prompt_text(&self.catalog)
+    }
+
+    /// A JSON Schema of a surface restricted to this catalog (JSON text).
+    #[wasm_bindgen(js_name = jsonSchema)]
+    pub fn json_schema(&self) -> String {
+        surface_schema(&self.catalog).to_string()
     }
 }
 
