@@ -1,4 +1,4 @@
-import type { Init, InitSync } from './types.js';
+import type { DomElement, Init, InitSync } from './types.js';
 export type { Init, InitSync, InitInput, SyncInitInput } from './types.js';
 export { SurfacesError } from './error.js';
 
@@ -24,14 +24,14 @@ export interface PreviewOptions {
  * Makes the children of `target` (or, with `options.outer`, `target` itself)
  * match `html`, reusing and moving nodes, keeping the person's place.
  */
-export function morph(target: Element, html: string, options?: MorphOptions | null): void;
+export function morph(target: DomElement, html: string, options?: MorphOptions | null): void;
 
 /**
  * The live preview: takes whole renders or single sections as a model
  * writes, and morphs at most 4 times a second, the latest update winning.
  */
 export class Preview {
-  constructor(target: Element, options?: PreviewOptions | null);
+  constructor(target: DomElement, options?: PreviewOptions | null);
   /** A whole render: a document (its body is shown) or a fragment for all of the target's children. */
   update(html: string): void;
   /** One section's new HTML: the whole `data-section-id="key"` element. */

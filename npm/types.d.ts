@@ -40,12 +40,13 @@ export interface Surface {
   catalog?: string;
   components: Component[];
   data?: { [key: string]: Json };
-  style?: { width?: string; [key: string]: Json | undefined };
-  [key: string]: Json | Component[] | undefined;
+  style?: { width?: string; [key: string]: unknown };
+  /** Other fields pass through. */
+  [key: string]: unknown;
 }
 
 /** A section of a page: a surface, or another kind that passes through. */
-export type Section = Surface | { kind: string; [key: string]: Json | undefined };
+export type Section = Surface | { kind: string; [key: string]: unknown };
 
 /** A page document: sections, some of them surfaces. */
 export interface Page {
@@ -58,7 +59,7 @@ export type SurfaceDocument = Surface | Page;
 /** A schema of the catalog's subset (SPEC.md section 2). */
 export interface PropSchema {
   type?: string | string[];
-  [keyword: string]: Json | undefined;
+  [keyword: string]: unknown;
 }
 
 /** One component of a catalog. */
@@ -67,7 +68,7 @@ export interface CatalogEntry {
   props?: PropSchema;
   children?: 'none' | 'any' | string[];
   example?: { [prop: string]: Json };
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 /** A catalog document (SPEC.md section 2). */
@@ -76,7 +77,7 @@ export interface CatalogDocument {
   description?: string;
   icons?: string[];
   components: { [name: string]: CatalogEntry };
-  [key: string]: Json | undefined;
+  [key: string]: unknown;
 }
 
 /** How an issue weighs: `error` refuses, `flag` keeps and marks, `warning` advises. */
@@ -226,7 +227,7 @@ export interface Heal {
 /** A change in markdown mode. */
 export type MarkdownChange =
   | { op: 'add'; block: number; value: Block; heal?: Heal | null }
-  | ({ op: 'update'; block: number; append?: string; complete: boolean; heal?: Heal | null } & Partial<Omit<Block, 'block' | 'kind' | 'text' | 'healed' | 'complete'>> & { [field: string]: Json | undefined })
+  | ({ op: 'update'; block: number; append?: string; complete: boolean; heal?: Heal | null } & Partial<Omit<Block, 'block' | 'kind' | 'text' | 'healed' | 'complete'>> & { [field: string]: unknown })
   | { op: 'remove'; block: number };
 
 /** An item in JSON Lines mode. */
@@ -269,6 +270,8 @@ export interface StreamChanges {
 
 // Globals some setups lack (a Node-only one has no DOM): looked up, never required.
 type Global<K extends string> = typeof globalThis extends { [P in K]: { prototype: infer T } } ? T : never;
+/** A DOM element (where the setup has a DOM; `never` in a Node-only one). */
+export type DomElement = Global<'Element'>;
 type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 
 /** What `init` loads from: a URL, a response, the bytes, or a compiled `WebAssembly.Module`. */

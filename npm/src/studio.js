@@ -48,19 +48,19 @@ export class Catalog {
   }
   /** The catalog's name, such as `blog@1`. */
   get name() {
-    return (this.#name ??= this.#handle.name());
+    return (this.#name ??= run(() => this.#handle.name()));
   }
   /** The component names, in catalog order. */
   get components() {
-    return [...(this.#components ??= this.#handle.components())];
+    return [...(this.#components ??= run(() => this.#handle.components()))];
   }
   /** The model's instructions for this catalog. */
   prompt() {
-    return this.#handle.prompt();
+    return run(() => this.#handle.prompt());
   }
   /** A JSON Schema of a surface restricted to this catalog, for a model's structured output. */
   jsonSchema() {
-    return JSON.parse(this.#handle.jsonSchema());
+    return JSON.parse(run(() => this.#handle.jsonSchema()));
   }
 }
 
