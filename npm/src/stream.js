@@ -97,10 +97,22 @@ export function applyChanges(document, changes) {
     return out;
   }
   if (document?.parts || first?.a2ui || first?.text !== undefined || first?.error !== undefined) {
-    // A2UI: parts in order, and the stopping error once.
-    const out = { parts: [...(document?.parts ?? [])], error: document?.error ?? null };
-    for (const c of changes) c.error !== undefined && c.a2ui === undefined && c.text === undefined ? (out.error = c.error) : out.parts.push(c);
-    return out;
+    // A2UI: the stopping error once, and parts joined as the reader joins
+    // them (A2uiReader::merge), so any chunking gives the same parts: prose
+    // joins the prose before it until messages follow.
+    const parts = [...(document?.parts ?? [])];
+    let error = document?.error ?? null;
+    for (const c of changes) {
+      if (c.text === undefined && c.a2ui === undefined) {
+        error = c.error;
+        continue;
+      }
+      const last = parts[parts.length - 1];
+      if (last && c.text !== undefined && last.a2ui === undefined) parts[parts.length - 1] = c.a2ui ? { text: last.text + c.text, a2ui: c.a2ui } : { text: last.text + c.text };
+      else if (last && c.text === undefined) parts[parts.length - 1] = { ...last, a2ui: [...(last.a2ui ?? []), ...c.a2ui] };
+      else parts.push(c);
+    }
+    return { parts, error };
   }
   const blocks = [...(document?.blocks ?? [])];
   for (const c of changes) {
