@@ -4,7 +4,13 @@
 // the ghost of the line being written), renders the preview with the reference
 // renderer and merges it into place with the preview morph; once the answer is
 // complete, the validator checks the whole body.
-import initStream, { Stream } from '/npm/stream.js';
+//
+// The page keeps the answer's document itself, from the changes each chunk
+// makes (applyChanges), instead of asking the stream for the whole document
+// after every chunk: applyChanges gives a new object only for a block that
+// changed, so the preview HTML and the panel entry of every other block are
+// reused (by identity), and a chunk costs what it changed, not the answer so far.
+import initStream, { Stream, applyChanges } from '/npm/stream.js';
 import initValidator, { validateMarkdown } from '/npm/validator.js';
 import initRender, { renderSurface } from '/npm/render.js';
 
@@ -39,60 +45,98 @@ function prose(text) {
     .join('');
 }
 
+// A block's preview section, made once per block object.
+const sections = new WeakMap();
 function previewHtml(doc) {
   return doc.blocks
     .map((block, i) => {
-      const key = `block-${i}`;
-      let inner;
-      if (block.kind === 'prose') inner = prose(block.healed ?? block.text);
-      else if (block.kind === 'code') inner = `<pre><code>${esc(block.text.replace(/^.*\n/, '').replace(/\n[`~]{3,}\s*$/, ''))}</code></pre>`;
-      else if (block.kind === 'directive') inner = `<div class="placeholder">${esc(block.name ?? 'directive')}${block.complete ? '' : ' (being written)'}</div>`;
-      else if (block.kind === 'surface') {
-        const surface = { id: block.id, kind: 'surface', catalog: block.catalog, components: block.components, data: block.data ?? {} };
-        const hasRoot = block.components.some((c) => c.id === 'root');
-        if (!hasRoot) inner = `<div class="placeholder">Surface “${esc(block.id ?? '')}”: ${block.components.length} components held until root arrives</div>`;
-        else {
-          const out = JSON.parse(renderSurface(JSON.stringify(surface)));
-          inner = out.html ?? `<div class="placeholder">Surface “${esc(block.id)}” not rendered: ${esc(out.issues.map((i) => `${i.code} at ${i.path}`).join(', '))}</div>`;
-        }
-      } else inner = '';
-      return `<section data-section-id="${key}">${inner}</section>`;
+      let html = sections.get(block);
+      if (html === undefined) sections.set(block, (html = sectionHtml(block, i)));
+      return html;
     })
     .join('');
 }
 
-// The stream panel: one entry per block, updated from the parser's document.
-function showBlocks(doc) {
-  const list = $('blocks');
-  list.replaceChildren(
-    ...doc.blocks.map((block) => {
-      const head = `${block.kind}${block.lang ? ` (${block.lang})` : ''}${block.id ? ` “${block.id}”` : ''}${block.name ? ` ${block.name}` : ''}${block.complete ? '' : ' · open'}`;
-      const node = el('div', { class: `block${block.complete ? '' : ' open'}` }, el('strong', {}, head), '\n');
-      if (block.kind === 'surface') {
-        node.append(`${block.components.length} committed: ${block.components.map((c) => c.id).join(', ')}\n`);
-        for (const r of block.refused) node.append(el('div', { class: 'refused' }, `line ${r.line} refused: ${r.code}: ${r.message}`));
-        if (block.ghost) node.append(el('div', { class: 'ghost' }, `ghost (unvalidated): ${JSON.stringify(block.ghost)}`));
-      } else if (block.healed !== undefined && block.healed !== block.text) {
-        // Mark what healing changed for display (closers added, an unfinished
-        // image or tag hidden); the stored text is unchanged.
-        let same = 0;
-        while (same < block.text.length && block.text[same] === block.healed[same]) same++;
-        const added = block.healed.slice(same);
-        const hidden = block.text.length - same;
-        node.append(
-          block.healed.slice(Math.max(0, same - 160), same),
-          el('span', { class: 'heal', title: 'changed by healing, for display only' }, added || `(${hidden} characters hidden until complete)`),
-        );
-      } else node.append(block.text.slice(-160));
-      return node;
-    }),
-  );
+function sectionHtml(block, i) {
+  const key = `block-${i}`;
+  let inner;
+  if (block.kind === 'prose') inner = prose(block.healed ?? block.text);
+  else if (block.kind === 'code') inner = `<pre><code>${esc(block.text.replace(/^.*\n/, '').replace(/\n[`~]{3,}\s*$/, ''))}</code></pre>`;
+  else if (block.kind === 'directive') inner = `<div class="placeholder">${esc(block.name ?? 'directive')}${block.complete ? '' : ' (being written)'}</div>`;
+  else if (block.kind === 'surface') {
+    const surface = { id: block.id, kind: 'surface', catalog: block.catalog, components: block.components, data: block.data ?? {} };
+    const hasRoot = block.components.some((c) => c.id === 'root');
+    if (!hasRoot) inner = `<div class="placeholder">Surface “${esc(block.id ?? '')}”: ${block.components.length} components held until root arrives</div>`;
+    else {
+      const { ok, html, issues } = renderSurface(surface);
+      inner = ok ? html : `<div class="placeholder">Surface “${esc(block.id ?? '')}” not rendered: ${esc(issues.filter((i) => i.severity === 'error').map((i) => `${i.code} at ${i.path}`).join(', '))}</div>`;
+    }
+  } else inner = '';
+  return `<section data-section-id="${key}">${inner}</section>`;
 }
 
-function showIssues(issues) {
+// The stream panel: one entry per block, made once per block object; only
+// the entries of blocks that changed are replaced.
+const entries = new WeakMap();
+function showBlocks(doc) {
+  const list = $('blocks');
+  doc.blocks.forEach((block, i) => {
+    let node = entries.get(block);
+    if (!node) entries.set(block, (node = blockEntry(block)));
+    const old = list.children[i];
+    if (old !== node) old ? old.replaceWith(node) : list.append(node);
+  });
+  while (list.children.length > doc.blocks.length) list.lastElementChild.remove();
+}
+
+function blockEntry(block) {
+  const head = `${block.kind}${block.lang ? ` (${block.lang})` : ''}${block.id ? ` “${block.id}”` : ''}${block.name ? ` ${block.name}` : ''}${block.complete ? '' : ' · open'}`;
+  const node = el('div', { class: `block${block.complete ? '' : ' open'}` }, el('strong', {}, head), '\n');
+  if (block.kind === 'surface') {
+    node.append(`${block.components.length} committed: ${block.components.map((c) => c.id).join(', ')}\n`);
+    for (const r of block.refused) node.append(el('div', { class: 'refused' }, `line ${r.line} refused: ${r.code}: ${r.message}`));
+    // The ghost as the stream read it, shown as JSON (for display only).
+    if (block.ghost) node.append(el('div', { class: 'ghost' }, `ghost (unvalidated): ${JSON.stringify(block.ghost)}`));
+  } else if (block.healed !== undefined && block.healed !== block.text) {
+    // Mark what healing changed for display (closers added, an unfinished
+    // image or tag hidden); the stored text is unchanged.
+    let same = 0;
+    while (same < block.text.length && block.text[same] === block.healed[same]) same++;
+    const added = block.healed.slice(same);
+    const hidden = block.text.length - same;
+    node.append(
+      block.healed.slice(Math.max(0, same - 160), same),
+      el('span', { class: 'heal', title: 'changed by healing, for display only' }, added || `(${hidden} characters hidden until complete)`),
+    );
+  } else node.append(block.text.slice(-160));
+  return node;
+}
+
+// applyChanges, as the package has it now, leaves a block's `healed` as it
+// was when an update appends text without a `heal` (the stream sends `heal`
+// only when it changed), so the page also keeps each open block's last heal
+// and makes its healed view again: `heals` maps a block's number to it. Once
+// applyChanges keeps the heal itself, this changes nothing.
+function follow(doc, changes, heals) {
+  const next = applyChanges(doc, changes);
+  for (const c of changes) {
+    if (c.op === 'remove') for (const i of heals.keys()) i >= c.block && heals.delete(i);
+    else if (c.heal) heals.set(c.block, c.heal);
+    else if (c.heal === null || c.op === 'add') heals.delete(c.block);
+  }
+  for (const [i, { drop, add }] of heals) {
+    const block = next.blocks[i];
+    if (!block || block.complete) continue;
+    const healed = block.text.slice(0, block.text.length - drop) + add;
+    if (block.healed !== healed) next.blocks[i] = { ...block, healed };
+  }
+  return next;
+}
+
+function showIssues({ valid, issues }) {
   const box = $('issues');
   box.replaceChildren(
-    el('p', {}, `validateMarkdown: ${issues.length} issue${issues.length === 1 ? '' : 's'} in the finished answer.`),
+    el('p', {}, `validateMarkdown: ${issues.length} issue${issues.length === 1 ? '' : 's'} in the finished answer${valid ? '' : ', with errors'}.`),
     ...issues.map((i) => el('div', { class: i.severity === 'error' ? 'refused' : '' }, `${i.severity} ${i.code} at ${i.path}${i.line ? ` (line ${i.line})` : ''}: ${i.message}`)),
   );
 }
@@ -109,27 +153,32 @@ if (!preview) {
 }
 const answer = await (await fetch('/answer.md')).text();
 let timer = null;
+let running = null; // the stream of a replay not finished yet
 
 function replay() {
   clearTimeout(timer);
+  running?.free();
   $('issues').replaceChildren(el('p', {}, 'Runs on the whole answer once it is complete.'));
-  const stream = new Stream('markdown');
+  const stream = (running = new Stream('markdown'));
+  let doc; // the answer's document so far, kept here from the changes
+  const heals = new Map();
   let at = 0;
   const step = () => {
     // About 60 characters a second in uneven chunks, like a model writing
     // (the same chunks every replay); "fast" for a quick look.
     const size = $('fast').checked ? 400 : 3 + ((at * 7) % 6);
-    stream.push(answer.slice(at, at + size));
+    doc = follow(doc, stream.push(answer.slice(at, at + size)), heals);
     at += size;
-    const doc = JSON.parse(at >= answer.length ? stream.finish() : stream.document());
+    if (at >= answer.length) doc = follow(doc, stream.finish().changes, heals);
     showBlocks(doc);
     preview?.update(previewHtml(doc));
     $('progress').textContent = `${Math.min(at, answer.length)} / ${answer.length} characters`;
     if (at < answer.length) timer = setTimeout(step, $('fast').checked ? 5 : 90);
     else {
       preview?.flush();
-      showIssues(JSON.parse(validateMarkdown(answer)));
+      showIssues(validateMarkdown(answer));
       stream.free();
+      running = null;
       document.body.dataset.replayed = 'true';
     }
   };
