@@ -1,7 +1,9 @@
 // The demo, as a person uses it: the parts page, the published article
 // hydrated by the runtime from its hashed file under the documented CSP, and
 // the Build page replaying the recorded answer through the stream, the
-// validator, the renderer and the morph. Run after scripts/build.
+// validator, the renderer and the morph. The article's surfaces are rendered
+// by the package's renderSurface (demo/make.mjs), formatting calls in their
+// locale through Intl. Run after scripts/build.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, startServer, PAGE_CSP, artifacts } from './harness.mjs';
@@ -34,7 +36,7 @@ test('without the runtime the article is as the server rendered it, and says so'
   const { page, errors } = await openPage(browser, `${site.origin}/article.html`);
   assert.match(await page.locator('.notice').first().textContent(), /interaction runtime is built and tested, not shipped yet/);
   assert.equal(await page.locator('script[src^="/_cloudhal/"]').count(), 0);
-  assert.equal(await page.locator('[data-ch-surface="pricing"] .ch-stat-value').first().textContent(), '€9.00');
+  assert.match(await page.locator('[data-ch-surface="pricing"] .ch-stat-value').first().textContent(), /^9,00\s€$/);
   // Native patterns work without a script: radio tabs and <details>.
   await page.locator('label[for="tour-root-1"]').click();
   assert.equal(await page.getByText('Each line is validated').isVisible(), true);
@@ -58,8 +60,11 @@ test('the article is served under the documented CSP and loads the hashed runtim
 test('the article comes alive: pricing toggle, seat slider, increment, checks, tabs, FAQ', { skip: !ships('runtime') && 'the runtime is held back by its size budget' }, async () => {
   const { page, consoleMessages, errors } = await openPage(browser, `${site.origin}/article.html`);
   const price = (which) => page.locator(`[data-ch-surface="pricing"] .ch-stat-value >> nth=${which}`);
-  // de-DE formatting through Intl replaces the server's en-US rendering.
-  await page.waitForFunction(() => document.querySelector('[data-ch-surface="pricing"] .ch-stat-value').textContent.includes('9,00'));
+  // The server formatted the price in its call's locale (de-DE), as the
+  // runtime does, so hydration changes no text to wait for: wait until the
+  // runtime's script and wasm have loaded and nothing else is fetched.
+  await page.waitForLoadState('networkidle');
+  assert.match(await price(0).textContent(), /^9,00\s€$/);
   assert.equal(await price(0).isVisible(), true);
   assert.equal(await price(1).isVisible(), false);
 
@@ -122,8 +127,21 @@ test('the Build page streams the recorded answer: healed prose, ghosts, refusals
   } else {
     assert.match(await preview.textContent(), /preview morph is built and tested but not shipped yet/);
   }
+  // The panel shows the blocks of the document the page kept from the
+  // changes: the stream's final document, block for block.
+  const panel = await page.$$eval('#blocks .block strong', (heads) => heads.map((h) => h.textContent));
+  const final = await page.evaluate(async () => {
+    const { Stream } = await import('/npm/stream.js'); // the page's module, loaded already
+    const stream = new Stream('markdown');
+    stream.push(await (await fetch('/answer.md')).text());
+    const { document } = stream.finish();
+    stream.free();
+    return document.blocks.map((b) => [b.kind, b.complete]);
+  });
+  assert.equal(panel.length, final.length);
+  panel.forEach((head, i) => assert.ok(head.startsWith(final[i][0]) && head.endsWith(' · open') === !final[i][1], `${head} / ${final[i]}`));
   const issues = await page.locator('#issues').textContent();
-  assert.match(issues, /2 issues/);
+  assert.match(issues, /2 issues in the finished answer, with errors/);
   assert.match(issues, /invalid_id at \/components\/5\/id \(line 12\)/);
   assert.deepEqual(errors, []);
   await page.close();

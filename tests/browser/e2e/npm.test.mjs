@@ -1,6 +1,8 @@
 // The npm package's entry points load as plain ES modules, without a bundler,
-// in Chromium (under the documented CSP) and in Node: the default export
-// init(), awaited once, then the named exports work.
+// in Chromium (under the documented CSP) and in Node: before init() every call
+// throws SurfacesError not_initialized; after the default export init(),
+// awaited once, the named exports take values (or their JSON text) and give
+// values (SPEC.md section 13).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,21 +13,93 @@ const pkg = JSON.parse(readFileSync(join(root, 'npm/package.json'), 'utf8'));
 // Entries whose wasm is held back by its size budget are not in the package yet.
 const parts = artifacts();
 const held = (name) => parts[name]?.ships === false && `${name} is held back by its size budget`;
+// The typed ES modules ({types, default}) and the wasm files the package exports.
 const entries = Object.entries(pkg.exports).filter(([, v]) => typeof v === 'object').map(([k, v]) => [k.slice(2), v.default]);
+const wasmExports = Object.entries(pkg.exports).filter(([k]) => k.endsWith('.wasm'));
+const MODULES = ['morph', 'render', 'stream', 'validator'];
 
-// One real call per entry; each runs in Node and in the page (it gets the
-// module namespace and returns something JSON-serializable to assert on).
+// Real calls per entry; each runs in Node and in the page (it gets the module
+// namespace and returns something structured-cloneable to assert on). Values
+// go in as values, never as JSON text made here, except where the text form
+// is what is checked.
 const SURFACE = {
   id: 'hello', kind: 'surface', catalog: 'blog@1',
   components: [{ id: 'root', component: 'Heading', props: { text: { path: '/title' } } }],
   data: { title: 'Hi <there>' },
 };
 const calls = {
-  validator: [(m) => JSON.parse(m.validate('{"id":"s","components":[{"id":"Bad","component":"Stack"}]}')).map((i) => i.code),
-    (codes) => assert.ok(codes.includes('invalid_id') && codes.includes('no_root'), String(codes))],
-  stream: [(m) => m.heal('Hello **wor'), (healed) => assert.equal(healed, 'Hello **wor**')],
-  render: [(m, surface) => JSON.parse(m.renderSurface(JSON.stringify(surface))).html,
-    (html) => assert.match(html, /^<div data-ch-surface="hello"[\s\S]*Hi &lt;there&gt;/)],
+  validator: [(m, surface) => {
+    const bad = m.validate({ id: 's', components: [{ id: 'Bad', component: 'Stack' }] });
+    const good = m.validate(surface);
+    const asText = m.validate('{"id":"s","components":[{"id":"Bad","component":"Stack"}]}');
+    const patched = m.patch(surface, [{ op: 'replace', path: '/data/title', value: 'Bye' }]);
+    const applied = m.applyPatch({ a: [1] }, [{ op: 'add', path: '/a/-', value: 2 }]);
+    const failed = m.applyPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]);
+    // A Draft holds an operation that waits for a later one (a child before
+    // its component), across apply calls, until settle().
+    const draft = new m.Draft(surface, { catalog: m.Catalog.default });
+    const first = draft.apply({ op: 'add', path: '/components/0/children', value: ['more'] });
+    const second = draft.apply([{ op: 'add', path: '/components/-', value: { id: 'more', component: 'Text', props: { text: 'more' } } }]);
+    const settled = draft.settle();
+    const ids = draft.document().components.map((c) => c.id);
+    draft.free();
+    // Text that is not JSON is the document's issue; a catalog that does not
+    // load is thrown, with the pointer of what is wrong in it.
+    const broken = m.validate('{"id":');
+    let error;
+    try {
+      m.validate(surface, { catalog: { components: {}, bad: true } });
+    } catch (e) {
+      error = { instance: e instanceof m.SurfacesError, name: e.name, code: e.code, path: e.path };
+    }
+    return {
+      bad: [bad.valid, bad.issues.map((i) => i.code)], good: [good.valid, good.issues], same: JSON.stringify(asText) === JSON.stringify(bad),
+      patched: [patched.applied, patched.document.data.title, surface.data.title], applied, failed: [failed.ok, failed.error?.code, failed.error?.op],
+      first, second, settled, ids, catalog: [m.Catalog.default.name, m.Catalog.default.components.includes('Heading')], error,
+      broken: [broken.valid, broken.issues.map((i) => i.code)],
+    };
+  }, (r) => {
+    assert.equal(r.bad[0], false);
+    assert.ok(r.bad[1].includes('invalid_id') && r.bad[1].includes('no_root'), String(r.bad[1]));
+    assert.deepEqual(r.good, [true, []]);
+    assert.ok(r.same, 'the JSON text of a document gives what the value gives');
+    assert.deepEqual(r.patched, [[0], 'Bye', 'Hi <there>'], 'patch gives a new document and leaves its input as it was');
+    assert.deepEqual(r.applied, { ok: true, document: { a: [1, 2] } });
+    assert.deepEqual(r.failed, [false, 'test_failed', 0]);
+    assert.deepEqual([r.first.applied, r.first.held, r.first.refused], [[], [0], []], JSON.stringify(r.first));
+    assert.deepEqual([r.second.applied.sort(), r.second.held, r.second.refused], [[0, 1], [], []], JSON.stringify(r.second));
+    assert.deepEqual(r.settled, { refused: [] });
+    assert.deepEqual(r.ids, ['root', 'more']);
+    assert.deepEqual(r.catalog, ['blog@1', true]);
+    assert.deepEqual(r.broken, [false, ['invalid_json']]);
+    assert.deepEqual(r.error, { instance: true, name: 'SurfacesError', code: 'invalid_catalog', path: '/bad' });
+  }],
+  stream: [(m) => {
+    const stream = new m.Stream('markdown');
+    let doc = m.applyChanges(undefined, stream.push('Hello **wor'));
+    const open = doc.blocks[0];
+    doc = m.applyChanges(doc, stream.push(new TextEncoder().encode('ld**\n\n```surface {"id":"s"}\n')));
+    const { changes, document } = stream.finish();
+    doc = m.applyChanges(doc, changes);
+    stream.free();
+    return { healed: m.heal('Hello **wor'), open: [open.text, open.healed], kinds: doc.blocks.map((b) => b.kind), same: JSON.stringify(doc) === JSON.stringify(document), first: doc.blocks[0].text };
+  }, (r) => {
+    assert.equal(r.healed, 'Hello **wor**');
+    assert.deepEqual(r.open, ['Hello **wor', 'Hello **wor**']);
+    assert.deepEqual(r.kinds, ['prose', 'surface']);
+    assert.equal(r.first, 'Hello **world**\n');
+    assert.ok(r.same, 'applyChanges over every change gives the final document');
+  }],
+  render: [(m, surface) => {
+    const out = m.renderSurface(surface);
+    const bad = m.renderSurface({ id: 's', components: [{ id: 'Bad', component: 'Stack' }] });
+    return { ok: out.ok, html: out.html, issues: out.issues, bad: [bad.ok, bad.html, bad.issues.some((i) => i.severity === 'error')] };
+  }, (r) => {
+    assert.equal(r.ok, true);
+    assert.match(r.html, /^<div data-ch-surface="hello"[\s\S]*Hi &lt;there&gt;/);
+    assert.deepEqual(r.issues, []);
+    assert.deepEqual(r.bad, [false, null, true]);
+  }],
 };
 const browserOnly = {
   morph: [(m) => {
@@ -36,6 +110,26 @@ const browserOnly = {
     return [target.innerHTML, target.querySelector('#b') === b];
   }, ([html, reused]) => { assert.equal(html, '<p id="b">two!</p><p id="a">one</p>'); assert.equal(reused, true); }],
 };
+// One call per entry made before init(): it throws SurfacesError not_initialized.
+const early = {
+  validator: (m, surface) => m.validate(surface),
+  stream: (m) => new m.Stream('markdown'),
+  render: (m, surface) => m.renderSurface(surface),
+  morph: (m) => m.morph(document.createElement('div'), '<p>x</p>'),
+};
+// In the page or in Node: what the early call threw, then init() and the call again.
+async function beforeInit(m, surface, call) {
+  let thrown = null;
+  try {
+    call(m, surface);
+  } catch (e) {
+    thrown = { instance: e instanceof m.SurfacesError, name: e.name, code: e.code, path: e.path };
+  }
+  await m.default();
+  call(m, surface);
+  return thrown;
+}
+const NOT_INITIALIZED = { instance: true, name: 'SurfacesError', code: 'not_initialized', path: '' };
 
 let browser, site;
 before(async () => {
@@ -48,8 +142,22 @@ after(async () => {
 });
 
 test('package.json maps ./validator, ./stream, ./render and ./morph to typed ES modules', () => {
-  assert.deepEqual(entries.map(([name]) => name).sort(), ['morph', 'render', 'stream', 'validator']);
-  for (const [name] of entries) assert.equal(pkg.exports[`./${name}`].types, `./${name}.d.ts`);
+  const names = entries.map(([name]) => name);
+  for (const name of MODULES) assert.ok(names.includes(name), `./${name} is exported`);
+  for (const [name, file] of entries) {
+    assert.equal(pkg.exports[`./${name}`].types, `./${name}.d.ts`);
+    assert.equal(file, `./${name}.js`);
+  }
+});
+
+test('package.json exports ./studio.wasm and ./morph.wasm: files WebAssembly.validate accepts', () => {
+  assert.deepEqual(wasmExports.map(([k]) => k).sort(), ['./morph.wasm', './studio.wasm']);
+  for (const [key, file] of wasmExports) {
+    const part = key.slice(2, -'.wasm'.length);
+    if (held(part)) continue; // not in the package while held back
+    assert.equal(typeof file, 'string', key);
+    assert.ok(WebAssembly.validate(readFileSync(join(root, 'npm', file))), `${key} -> ${file}`);
+  }
 });
 
 test('./runtime is the published-page runtime: its manifest names the hashed files beside it', { skip: held('runtime') }, () => {
@@ -65,9 +173,25 @@ test('./runtime is the published-page runtime: its manifest names the hashed fil
   assert.equal(pkg.exports['./runtime/*'], './dist/site/*');
 });
 
+// Node shares one module instance per file for the whole run, so this comes
+// before any test that calls init() in Node. ./morph needs a DOM: page only.
+test('before init(), a call throws SurfacesError not_initialized, in Node', { skip: held('studio') }, async () => {
+  for (const name of ['validator', 'stream', 'render']) {
+    const mod = await import(join(root, 'npm', `${name}.js`));
+    if (name !== 'validator') {
+      // The three share one wasm: once ./validator's init() ran, they are all loaded.
+      early[name](mod, SURFACE);
+      continue;
+    }
+    assert.deepEqual(await beforeInit(mod, SURFACE, early[name]), NOT_INITIALIZED, name);
+  }
+});
+
 for (const [name, file] of entries) {
+  if (!calls[name] && !browserOnly[name]) continue; // an entry this file has no call for
+
   if (calls[name]) {
-    test(`${name}: init() then a named export, in Node`, async () => {
+    test(`${name}: init() then the named exports, values in and out, in Node`, { skip: held('studio') }, async () => {
       const mod = await import(join(root, 'npm', file));
       await mod.default();
       await mod.default(); // a second call reuses the first
@@ -76,16 +200,17 @@ for (const [name, file] of entries) {
     });
   }
 
-  test(`${name}: init() then a named export, in Chromium under the page CSP`, { skip: held(name) }, async () => {
+  test(`${name}: not_initialized before init(), then the named exports, in Chromium under the page CSP`, { skip: held(name === 'morph' ? 'morph' : 'studio') }, async () => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${site.origin}/blank.html`);
-    const mod = await page.evaluateHandle(async (url) => {
-      const m = await import(url);
-      await m.default();
-      return m;
-    }, `${site.origin}/npm/${file.slice(2)}`);
+    const url = `${site.origin}/npm/${file.slice(2)}`;
+    // One expression with both functions as source text, compiled by the
+    // debugging protocol (the page CSP allows no eval of its own).
+    const thrown = await page.evaluate(`import(${JSON.stringify(url)}).then((m) => (${beforeInit})(m, ${JSON.stringify(SURFACE)}, ${early[name]}))`);
+    const mod = await page.evaluateHandle((url) => import(url), url);
+    assert.deepEqual(thrown, NOT_INITIALIZED);
     const [call, check] = calls[name] ?? browserOnly[name];
     check(await mod.evaluate(call, SURFACE));
     assert.deepEqual(errors, []);
@@ -93,7 +218,30 @@ for (const [name, file] of entries) {
   });
 }
 
-test('./validator, ./stream and ./render share one wasm module, fetched once', async () => {
+// The Build page of the demo keeps its document this way. A todo while
+// applyChanges leaves a block's `healed` as it was when an update appends
+// text under an unchanged heal (the stream sends `heal` only when it
+// changed): on the demo's answer most chunks give a stale healed view.
+test('stream: applyChanges over the changes of each chunk gives the document() of that chunk, in Node', {
+  skip: held('studio'),
+  todo: 'applyChanges keeps a stale healed view when an update appends text without a heal',
+}, async () => {
+  const { Stream, applyChanges } = await import(join(root, 'npm/stream.js'));
+  const answer = readFileSync(join(root, 'demo/answer.md'), 'utf8');
+  for (const size of [1, 5, 20, 400]) {
+    const stream = new Stream('markdown');
+    let doc;
+    for (let at = 0; at < answer.length; at += size) {
+      doc = applyChanges(doc, stream.push(answer.slice(at, at + size)));
+      assert.deepEqual(doc, stream.document(), `chunks of ${size}, after ${at + size} characters`);
+    }
+    const { changes, document } = stream.finish();
+    assert.deepEqual(applyChanges(doc, changes), document);
+    stream.free();
+  }
+});
+
+test('./validator, ./stream and ./render share one wasm module, fetched once', { skip: held('studio') }, async () => {
   const page = await browser.newPage();
   const wasm = [];
   page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url()));
