@@ -91,7 +91,7 @@ pub use markdown::{Kind, MarkdownStream};
 pub fn heal(markdown: &str) -> String {
     let mut stream = MarkdownStream::new();
     stream.push(markdown);
-    stream.finish();
+    stream.end_input();
     stream.healed_text(markdown)
 }
 

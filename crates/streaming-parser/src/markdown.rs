@@ -163,7 +163,10 @@ pub struct MarkdownStream {
     /// block's last paragraphs (block offset, state), most recent last.
     lines: Vec<(usize, Inline)>,
     seen: Vec<Seen>,
+    /// The input ended ([`MarkdownStream::end_input`]).
     finished: bool,
+    /// [`MarkdownStream::finish`] ran: the last prose block is complete.
+    completed: bool,
     catalog: Arc<Catalog>,
 }
 
@@ -182,6 +185,7 @@ impl Default for MarkdownStream {
             lines: Vec::new(),
             seen: Vec::new(),
             finished: false,
+            completed: false,
             catalog: Catalog::builtin(),
         }
     }
@@ -224,11 +228,22 @@ impl MarkdownStream {
         self.changes(from)
     }
 
-    /// The input ended: a cut character becomes U+FFFD and an unfinished
-    /// line too short to classify is read as if complete. Returns the last
-    /// changes.
+    /// The input ended: a cut character becomes U+FFFD, an unfinished
+    /// line too short to classify is read as if complete, and the last prose
+    /// block is complete. Returns the last changes.
     pub fn finish(&mut self) -> Vec<Value> {
         let from = self.blocks.len().saturating_sub(1);
+        self.end_input();
+        // The end of the text completes what it does not leave open: prose,
+        // but not an unclosed fence or container.
+        self.completed = true;
+        self.changes(from)
+    }
+
+    /// Reads what is left of the input as its end: the unfinished last
+    /// line classified and read as complete. Blocks stay as the text left
+    /// them (the last prose block keeps its healed view, for [`crate::heal`]).
+    pub(crate) fn end_input(&mut self) {
         let rest = self.decoder.finish();
         self.read(&rest);
         if !self.finished {
@@ -244,7 +259,6 @@ impl MarkdownStream {
                 self.read_body_line();
             }
         }
-        self.changes(from)
     }
 
     fn read(&mut self, text: &str) {
@@ -719,7 +733,7 @@ mod tests {
             [
                 ("prose".into(), true),
                 ("surface".into(), true),
-                ("prose".into(), false)
+                ("prose".into(), true)
             ]
         );
         let s = &d["blocks"][1];
@@ -729,10 +743,8 @@ mod tests {
         assert_eq!(s["data"], json!({"billing":"monthly"}));
         assert_eq!(s["refused"], json!([]));
         assert_eq!(s["ghost"], Value::Null);
-        assert_eq!(
-            d["blocks"][2]["healed"],
-            "Questions? Ask in the comments.\n"
-        );
+        assert_eq!(d["blocks"][2]["text"], "Questions? Ask in the comments.\n");
+        assert_eq!(d["blocks"][2].get("healed"), None);
     }
 
     #[test]
@@ -825,7 +837,7 @@ mod tests {
         let d = doc(":::outer\n:::inner\n:::\nstill\n:::\n");
         assert_eq!(kinds(&d), [("directive".into(), true)]);
         let d = doc("::x{bad\n");
-        assert_eq!(kinds(&d), [("prose".into(), false)]);
+        assert_eq!(kinds(&d), [("prose".into(), true)]);
     }
 
     #[test]
@@ -836,12 +848,21 @@ mod tests {
             [
                 ("prose".into(), true),
                 ("prose".into(), true),
-                ("prose".into(), false)
+                ("prose".into(), true)
             ]
         );
-        assert_eq!(d["blocks"][2]["healed"], "next **b**");
+        // The end of the text completes the last prose block: no healed
+        // view any more (heal() still gives it), and finish() says so.
+        assert_eq!(d["blocks"][2].get("healed"), None);
+        let mut s = MarkdownStream::new();
+        s.push("next **b");
+        assert_eq!(
+            s.finish(),
+            [json!({"op": "update", "block": 0, "complete": true, "heal": null})]
+        );
+        assert_eq!(crate::heal("next **b"), "next **b**");
         let d = doc("- a\n\n- b\n\n  more\n");
-        assert_eq!(kinds(&d), [("prose".into(), false)]);
+        assert_eq!(kinds(&d), [("prose".into(), true)]);
         assert_eq!(d["blocks"][0]["text"], "- a\n\n- b\n\n  more\n");
     }
 
@@ -881,7 +902,7 @@ mod tests {
         let heal = |t: &str| {
             let mut s = MarkdownStream::new();
             s.push(t);
-            s.finish();
+            s.end_input();
             s.healed_text(t)
         };
         assert_eq!(heal("a\n\nb **c"), "a\n\nb **c**");

@@ -61,7 +61,7 @@ impl MarkdownStream {
         let (kind, complete, mut heal, mut ghost) = match self.blocks.get(i) {
             Some(b) => {
                 let complete = match b.kind {
-                    Kind::Prose => b.closed || !last,
+                    Kind::Prose => b.closed || !last || self.completed,
                     _ => b.closed || (last && self.line_closes(b)),
                 };
                 let heal = (!complete).then(|| self.heal_block(b, stored, line));
