@@ -1,20 +1,34 @@
 // Validator benchmark in Node through the wasm build (the Studio module
 // scripts/build made, where dist/artifacts.json says), side by side with
-// fast-json-patch. Prints a markdown section with medians and the ratio; a
-// benchmark, not a test.
+// fast-json-patch. Each call twice: through the package's ./validator (values
+// in and out: what users call) and through the wasm glue directly (JSON text
+// in and out: the baseline, with the built-in catalog's LoadedCatalog handle),
+// so the ratio is the cost of the value layer (JSON.stringify of the
+// arguments, JSON.parse of the result). Prints a markdown section with
+// medians and the ratios; a benchmark, not a test.
 //
 //   node crates/validator-wasm/bench/node.mjs
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { artifacts } from '../../../scripts/artifacts.mjs';
 import { table, version } from '../../../scripts/report.mjs';
 
-const { dir } = artifacts().studio;
-const mod = await import(pathToFileURL(join(dir, 'studio.js')).href);
-await mod.default({ module_or_path: readFileSync(join(dir, 'studio_bg.wasm')) });
-const { validate, patch, applyPatch, Draft } = mod;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const { dir, files } = artifacts().studio;
+const wasm = readFileSync(join(dir, 'studio_bg.wasm'));
+// The text baseline: the glue wasm-bindgen wrote, its exports taking text.
+const glue = await import(pathToFileURL(join(dir, 'studio.js')).href);
+await glue.default({ module_or_path: wasm });
+const builtin = new glue.LoadedCatalog();
+// The values: the package's entry as the build made it (beside the glue's part).
+const entry = files.find((f) => /[\\/]validator\.js$/.test(f));
+const api = await import(pathToFileURL(entry).href);
+await api.default(wasm);
 const jsonpatch = (await import('fast-json-patch/index.mjs')).default;
+// json-render's validator is compared only when it is installed (it is no
+// dev dependency: its catalogs are Zod schemas, another model of a surface).
+const jsonRender = existsSync(join(root, 'node_modules/@json-render/core/package.json')) ? version('@json-render/core') : null;
 
 // A 200-component surface with about 60 KB of data.
 function surface() {
@@ -39,27 +53,34 @@ function surface() {
   return { id: 'bench', kind: 'surface', catalog: 'blog@1', components, data };
 }
 
-function median(fn, runs) {
-  for (let i = 0; i < Math.min(20, runs); i++) fn();
-  const times = [];
+// The median time of each of `fns`, called in turn `runs` times each (after
+// a warm-up), so the load of the machine falls on them alike.
+function medians(fns, runs) {
+  for (let i = 0; i < Math.min(20, runs); i++) fns.forEach((fn) => fn());
+  const times = fns.map(() => []);
   for (let i = 0; i < runs; i++) {
-    const t = process.hrtime.bigint();
-    fn();
-    times.push(Number(process.hrtime.bigint() - t) / 1e3);
+    fns.forEach((fn, f) => {
+      const t = process.hrtime.bigint();
+      fn();
+      times[f].push(Number(process.hrtime.bigint() - t) / 1e3);
+    });
   }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1];
+  return times.map((list) => list.sort((a, b) => a - b)[list.length >> 1]);
 }
 
 const doc = surface();
 const text = JSON.stringify(doc);
 const dataBytes = Buffer.byteLength(JSON.stringify(doc.data));
-const issues = JSON.parse(validate(text));
-if (issues.some((i) => i.severity === 'error')) throw new Error('bench surface has errors: ' + JSON.stringify(issues.slice(0, 3)));
+const verdict = api.validate(doc);
+if (!verdict.valid) throw new Error('bench surface has errors: ' + JSON.stringify(verdict.issues.slice(0, 3)));
+if (glue.validate(text, builtin) !== '[]') throw new Error('the text baseline disagrees: ' + glue.validate(text, builtin).slice(0, 200));
 
-const op = JSON.stringify([{ op: 'replace', path: '/components/1/props/level', value: 3 }]);
-const out = JSON.parse(patch(text, op));
+// One operation through the pipeline: stateless (patch) and kept (Draft).
+const op = { op: 'replace', path: '/components/1/props/level', value: 3 };
+const opsOne = JSON.stringify([op]);
+const out = api.patch(doc, [op]);
 if (out.applied.length !== 1) throw new Error('bench op refused: ' + JSON.stringify(out.refused));
+if (JSON.parse(glue.patch(text, opsOne, builtin)).applied.length !== 1) throw new Error('bench op refused (text)');
 
 const ops = [
   { op: 'replace', path: '/data/seats', value: 4 },
@@ -71,33 +92,61 @@ const ops = [
   { op: 'remove', path: '/data/copy' },
 ];
 const opsText = JSON.stringify(ops);
-const oursApply = () => JSON.parse(applyPatch(JSON.stringify(doc), opsText)).document;
+const valuesApply = () => api.applyPatch(doc, ops).document;
+const textApply = () => glue.applyPatch(text, opsText);
 const theirsApply = () => jsonpatch.applyPatch(doc, ops, false, false).newDocument;
-if (JSON.stringify(oursApply()) !== JSON.stringify(theirsApply())) throw new Error('applyPatch results differ');
+const expected = JSON.stringify(theirsApply());
+if (JSON.stringify(valuesApply()) !== expected) throw new Error('applyPatch results differ (values)');
+if (JSON.stringify(JSON.parse(textApply()).document) !== expected) throw new Error('applyPatch results differ (text)');
+if (JSON.stringify(doc) !== text) throw new Error('an applyPatch changed its input');
 
-const draft = new Draft(text);
-let flip = 0;
-const draftOp = () => {
-  flip ^= 1;
-  const report = JSON.parse(draft.apply(JSON.stringify([{ op: 'replace', path: '/components/1/props/level', value: 2 + flip }])));
-  if (report.applied.length !== 1) throw new Error('draft op refused');
+// A Draft per side, each flipping the level back and forth with one
+// operation (not a list: what a model streams); the text side's two
+// operations are JSON text made once.
+const levels = [2, 3].map((value) => ({ op: 'replace', path: '/components/1/props/level', value }));
+const levelTexts = levels.map((o) => JSON.stringify(o));
+const flipping = (apply, applied) => {
+  let flip = 0;
+  return () => {
+    flip ^= 1;
+    if (!applied(apply(flip))) throw new Error('draft op refused');
+  };
 };
+const valuesDraft = new api.Draft(doc);
+const textDraft = new glue.Draft(text, builtin);
+const draftValues = flipping((i) => valuesDraft.apply(levels[i]), (r) => r.applied.length === 1);
+const draftText = flipping((i) => textDraft.apply(levelTexts[i]), (r) => /^\{"applied":\[\d+\]/.test(r));
+// (Indices count the round's operations across calls; nothing settles here.)
+if (JSON.parse(textDraft.apply(levelTexts[1])).applied.length !== 1) throw new Error('draft op refused (text)');
+
 const rows = [
-  ['`validate`: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (JSON text in, issues out)', median(() => validate(text), 200), 1000],
-  ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', median(draftOp, 2000), 150],
-  ['`patch`: the same operation, stateless (document parsed and printed each call)', median(() => patch(text, op), 100), '-'],
+  ['`validate`: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (issues out)', ...medians([() => glue.validate(text, builtin), () => api.validate(doc)], 200), 1000],
+  ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', ...medians([draftText, draftValues], 2000), 150],
+  ['`patch`: the same operation, stateless (the document crosses both ways each call)', ...medians([() => glue.patch(text, opsOne, builtin), () => api.patch(doc, [op])], 100), '-'],
 ];
-const ours = median(oursApply, 200);
-const theirs = median(theirsApply, 200);
+const [textApplied, ours, theirs] = medians([textApply, valuesApply, theirsApply], 200);
+rows.push(['`applyPatch`: 7 operations on that surface (atomic RFC 6902)', textApplied, ours, '-']);
+valuesDraft.free();
+textDraft.free();
+const ratio = (a, b) => (a / b).toFixed(2);
 console.log(`## Validator
 
-\`crates/validator-wasm/bench/node.mjs\`: Node, the Studio wasm module, side by
-side with fast-json-patch ${version('fast-json-patch')}; medians in microseconds.
+\`crates/validator-wasm/bench/node.mjs\`: Node, the Studio wasm module, each
+call through the package (\`./validator\`: values in and out) and through the
+wasm glue (JSON text in and out, the built-in catalog's handle); side by side
+with fast-json-patch ${version('fast-json-patch')}; medians in microseconds, the calls of a
+row timed in turn. The value
+layer = values / text (the cost of JSON.stringify of the arguments and
+JSON.parse of the result, above 1: slower).
 
-${table(['measure', 'median (µs)', 'goal (µs)'], [
-  ...rows.map(([name, us, goal]) => [name, us.toFixed(1), goal]),
-  ['`applyPatch`, 7 operations on that surface (JSON text across the wasm edge)', ours.toFixed(1), '-'],
-  ['fast-json-patch `applyPatch`, the same operations (mutateDocument false)', theirs.toFixed(1), '-'],
+${table(['measure', 'text in and out (µs)', 'values in and out (µs)', 'value layer (values / text)', 'goal, values (µs)'],
+  rows.map(([name, t, v, goal]) => [name, t.toFixed(1), v.toFixed(1), ratio(v, t), goal]))}
+
+${table(['`applyPatch`, the same 7 operations, values in and out', 'median (µs)', 'ours / fast-json-patch'], [
+  ['ours (`./validator` `applyPatch`)', ours.toFixed(1), ratio(ours, theirs)],
+  ['fast-json-patch `applyPatch` (mutateDocument false: a copy, as ours)', theirs.toFixed(1), '1.00'],
 ])}
 
-Ratio \`applyPatch\` ours / fast-json-patch: ${(ours / theirs).toFixed(2)}.`);
+${jsonRender
+  ? `json-render: @json-render/core ${jsonRender} is installed, but this benchmark has no adapter for its Zod catalogs: not compared.`
+  : 'json-render: `@json-render/core` is not installed in node_modules (it is no dev dependency), so its validator is not compared.'}`);
