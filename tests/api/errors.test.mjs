@@ -1,0 +1,113 @@
+// Every error path of the npm entries (SPEC.md section 13, docs/reference.md
+// "The JavaScript entries"): a SurfacesError with its code and path, nothing
+// else thrown, and nothing changed by a refused call.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { root } from '../browser/e2e/harness.mjs';
+
+let v, s, r, m;
+before(async () => {
+  [v, s, r, m] = await Promise.all(['validator', 'stream', 'render', 'morph'].map((e) => import(join(root, `npm/${e}.js`))));
+  await Promise.all([v.default(), m.default()]);
+});
+
+/** `f` throws a SurfacesError with `code` and `path`. */
+const refuses = (f, code, path) =>
+  assert.throws(f, (e) => {
+    assert.ok(e instanceof v.SurfacesError, `${e?.name}: ${e?.message}`);
+    assert.equal(e.name, 'SurfacesError');
+    assert.deepEqual([e.code, e.path], [code, path], e.message);
+    assert.ok(e.message.length > 10);
+    return true;
+  });
+
+const surface = { id: 's', components: [{ id: 'root', component: 'Text', props: { text: 'hi' } }] };
+
+test('invalid_json: arguments that are no JSON, each at its own pointer', () => {
+  const cyclic = {};
+  cyclic.self = cyclic;
+  refuses(() => v.patch('{', []), 'invalid_json', '');
+  refuses(() => v.patch(surface, '['), 'invalid_json', '/ops');
+  refuses(() => v.applyPatch(surface, '[{'), 'invalid_json', '/ops');
+  refuses(() => v.applyPatch(cyclic, []), 'invalid_json', '');
+  refuses(() => v.validateComponent(surface.components[0], { data: '{' }), 'invalid_json', '/data');
+  refuses(() => new v.Draft(undefined), 'invalid_json', '');
+  refuses(() => v.validate(10n), 'invalid_json', '');
+  const draft = new v.Draft(surface);
+  refuses(() => draft.apply('nope'), 'invalid_json', '/ops');
+  assert.deepEqual(draft.document(), surface, 'a refused call changes nothing');
+  // validate reads bad text as an issue, not a throw.
+  assert.deepEqual(v.validate('{').issues.map((i) => i.code), ['invalid_json']);
+});
+
+test('document_too_large: a document over 2 MiB is refused before parsing', () => {
+  const big = JSON.stringify({ components: [], data: { x: 'x'.repeat(2 * 1024 * 1024) } });
+  refuses(() => v.patch(big, []), 'document_too_large', '');
+  assert.equal(v.validate(big).issues[0].code, 'document_too_large');
+});
+
+test('catalogs: invalid_catalog, unknown_keyword at its pointer; the built-in name; $schema is allowed', () => {
+  refuses(() => v.Catalog.load({ catalog: 'x' }), 'invalid_catalog', '/components');
+  refuses(() => v.Catalog.load('my-catalog@2'), 'invalid_catalog', '');
+  refuses(() => v.validate(surface, { catalog: '{' }), 'invalid_catalog', '');
+  const pattern = { catalog: 'x@1', components: { A: { props: { type: 'object', properties: { a: { type: 'string', pattern: 'a' } } } } } };
+  refuses(() => v.Catalog.load(pattern), 'unknown_keyword', '/components/A/props/properties/a/pattern');
+  assert.equal(v.Catalog.load('blog@1'), v.Catalog.default, 'a surface\'s "catalog" value names the built-in one');
+  const own = v.Catalog.load({ $schema: 'https://cloudhal.dev/schema/catalog.json', catalog: 'mine@1', components: { Note: { props: { type: 'object', properties: { text: { type: 'string' } } } } } });
+  assert.deepEqual([own.name, own.components], ['mine@1', ['Note']]);
+  assert.equal(v.Catalog.load(JSON.stringify({ catalog: 'mine@1', components: {} })).name, 'mine@1');
+  refuses(() => new v.Catalog(), 'invalid_option', '');
+});
+
+test('invalid_option: modes, locales, chunks and targets of the wrong kind; a catalog a stream mode would ignore', () => {
+  refuses(() => new s.Stream('xml'), 'invalid_option', '/mode');
+  refuses(() => new s.Stream(3), 'invalid_option', '/mode');
+  refuses(() => new s.Stream('jsonl', { catalog: v.Catalog.default }), 'invalid_option', '/catalog');
+  refuses(() => new s.Stream('a2ui', { catalog: 'blog@1' }), 'invalid_option', '/catalog');
+  const stream = new s.Stream();
+  refuses(() => stream.push(42), 'invalid_option', '/chunk');
+  refuses(() => stream.push(null), 'invalid_option', '/chunk');
+  refuses(() => s.heal(5), 'invalid_option', '');
+  refuses(() => s.applyChanges(undefined, 'x'), 'invalid_option', '/changes');
+  refuses(() => r.renderSurface(surface, { mode: 'preview' }), 'invalid_option', '/mode');
+  refuses(() => r.renderSurface(surface, { locale: 7 }), 'invalid_option', '/locale');
+  refuses(() => r.renderMarkdown({}), 'invalid_option', '');
+  refuses(() => v.validateComponent(surface.components[0], { at: 3 }), 'invalid_option', '/at');
+  refuses(() => v.validateMarkdown(null), 'invalid_option', '');
+  refuses(() => m.morph({}, '<p>'), 'invalid_option', '/target');
+  refuses(() => new m.Preview(null), 'invalid_option', '/target');
+});
+
+// In a fresh process: nothing loaded yet.
+const fresh = (code) => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }).trim();
+
+test('not_initialized before init, init_failed for bytes that are no module, and init may be called again', () => {
+  const out = fresh(`
+    import init, { validate, SurfacesError } from './npm/validator.js';
+    import morphInit, { morph } from './npm/morph.js';
+    const codes = [];
+    const code = (f) => { try { f(); codes.push('none'); } catch (e) { codes.push(e instanceof SurfacesError ? e.code : e.name); } };
+    code(() => validate({}));
+    code(() => morph({}, ''));
+    await init(new Uint8Array([0, 97, 115, 109])).catch((e) => codes.push(e.code));
+    code(() => validate({}));
+    await init();
+    codes.push(String(validate({ components: [] }).valid));
+    await morphInit(new Response('nope')).catch((e) => codes.push(e.code));
+    console.log(codes.join(' '));
+  `);
+  assert.equal(out, 'not_initialized not_initialized init_failed not_initialized false init_failed');
+});
+
+test('initSync from the bytes, and a second init is a no-op', () => {
+  const out = fresh(`
+    import { readFileSync } from 'node:fs';
+    import init, { initSync, validate } from './npm/validator.js';
+    initSync({ module: readFileSync('npm/dist/studio/studio_bg.wasm') });
+    await init();
+    console.log(validate({ id: 's', components: [{ id: 'root', component: 'Text', props: { text: 'x' } }] }).valid);
+  `);
+  assert.equal(out, 'true');
+});
