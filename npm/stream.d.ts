@@ -25,8 +25,13 @@ export declare class Stream<M extends StreamMode = 'markdown'> {
   static transform<M extends StreamMode = 'markdown'>(mode?: M, options?: CatalogOptions): TransformStream<string | Uint8Array, StreamChanges[M][]>;
 }
 
-/** The document `.document()` would give after `changes`, sharing what did not change. */
-export declare function applyChanges<M extends StreamMode = 'markdown'>(document: StreamDocuments[M] | undefined, changes: StreamChanges[M][]): StreamDocuments[M];
+/**
+ * The document `.document()` would give after `changes`, from the one before
+ * them, sharing what did not change. Start from `undefined` (it stays
+ * undefined until the first change) or from `stream.document()`.
+ */
+export declare function applyChanges<M extends StreamMode = 'markdown'>(document: StreamDocuments[M], changes: StreamChanges[M][]): StreamDocuments[M];
+export declare function applyChanges<M extends StreamMode = 'markdown'>(document: StreamDocuments[M] | undefined, changes: StreamChanges[M][]): StreamDocuments[M] | undefined;
 
 /** The text healed for display: its open last block closed (emphasis, code, links, fences). */
 export declare function heal(markdown: string): string;

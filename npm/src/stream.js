@@ -63,8 +63,22 @@ export class Stream {
   }
 }
 
-// The markdown block fields an update replaces (the rest it appends to).
+// The markdown block fields an update appends to (the rest it replaces).
 const appended = new Set(['components', 'refused', 'flags']);
+// Each open block's heal: the healed view is its text without the last
+// `drop` UTF-16 units, then `add`. A heal is sent only when it changes, so
+// it is kept here for the appends that follow.
+const heals = new WeakMap();
+
+/** Sets `block.healed` from its heal (`change`'s, else the one it had). */
+const healed = (block, previous, change) => {
+  const heal = change.heal === undefined ? heals.get(previous) : change.heal;
+  if (heal && !block.complete) {
+    heals.set(block, heal);
+    block.healed = block.text.slice(0, block.text.length - heal.drop) + heal.add;
+  } else delete block.healed;
+  return block;
+};
 
 /** One markdown block after an update change: a new object, the old one untouched. */
 const updated = (block, change) => {
@@ -76,19 +90,19 @@ const updated = (block, change) => {
     else if (appended.has(key)) next[key] = [...(block[key] ?? []), ...value];
     else next[key] = value;
   }
-  if (change.heal) next.healed = next.text.slice(0, next.text.length - change.heal.drop) + change.heal.add;
-  else if (change.heal === null || next.complete) delete next.healed;
-  return next;
+  return healed(next, block, change);
 };
 
 /**
  * The document `.document()` would give after `changes`, from `document` (the
- * one before them, or undefined at the start): a new object sharing what did
- * not change, so a UI can compare blocks by identity.
+ * one before them, or undefined at the start, or `stream.document()`): a new
+ * object sharing what did not change, so a UI can compare blocks by identity.
  */
 export function applyChanges(document, changes) {
   if (!Array.isArray(changes)) throw new SurfacesError('invalid_option', '/changes', 'changes are the list push() or finish() gave');
-  if (changes.length === 0 && document) return document;
+  // No changes: the same document (undefined until the first change, since
+  // nothing says yet which mode's document it is).
+  if (changes.length === 0) return document;
   const first = changes[0];
   if (document?.items || first?.kind) {
     // JSON Lines: new items, and the unfinished object when it changed.
@@ -116,11 +130,7 @@ export function applyChanges(document, changes) {
   }
   const blocks = [...(document?.blocks ?? [])];
   for (const c of changes) {
-    if (c.op === 'add') {
-      const block = { ...c.value };
-      if (c.heal) block.healed = block.text.slice(0, block.text.length - c.heal.drop) + c.heal.add;
-      blocks[c.block] = block;
-    } else if (c.op === 'update') blocks[c.block] = updated(blocks[c.block], c);
+    if (c.op === 'add') blocks[c.block] = healed({ ...c.value }, undefined, { heal: c.heal ?? null }); else if (c.op === 'update') blocks[c.block] = updated(blocks[c.block], c);
     else if (c.op === 'remove') blocks.length = c.block;
   }
   return { blocks };

@@ -134,7 +134,11 @@ for (const change of changes) {
     void healing, value;
   }
 }
-const rebuilt: MarkdownDocument = applyChanges(undefined, [...changes, ...end.changes]);
+const rebuilt: MarkdownDocument = applyChanges(new Stream().document(), [...changes, ...end.changes]);
+const fromNothing: MarkdownDocument | undefined = applyChanges(undefined, changes);
+// @ts-expect-error from undefined, the result may be undefined (no change yet)
+const notYet: MarkdownDocument = applyChanges(undefined, changes);
+void fromNothing, notYet;
 
 const jsonl = new Stream('jsonl');
 const jsonlMode: StreamMode = jsonl.mode;

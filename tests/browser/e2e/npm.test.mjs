@@ -218,13 +218,10 @@ for (const [name, file] of entries) {
   });
 }
 
-// The Build page of the demo keeps its document this way. A todo while
-// applyChanges leaves a block's `healed` as it was when an update appends
-// text under an unchanged heal (the stream sends `heal` only when it
-// changed): on the demo's answer most chunks give a stale healed view.
+// The Build page of the demo keeps its document this way (the stream sends
+// `heal` only when it changed: appended text past the cut stays hidden).
 test('stream: applyChanges over the changes of each chunk gives the document() of that chunk, in Node', {
   skip: held('studio'),
-  todo: 'applyChanges keeps a stale healed view when an update appends text without a heal',
 }, async () => {
   const { Stream, applyChanges } = await import(join(root, 'npm/stream.js'));
   const answer = readFileSync(join(root, 'demo/answer.md'), 'utf8');

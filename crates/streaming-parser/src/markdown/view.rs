@@ -18,7 +18,8 @@ pub(super) struct Seen {
     kind: Kind,
     text_len: usize,
     complete: bool,
-    /// Bytes hidden at the end, and the suffix added.
+    /// UTF-16 code units hidden at the end (what the reader's `drop`
+    /// counts, so an unchanged heal needs no resending), and the suffix added.
     heal: Option<(usize, String)>,
     components: usize,
     refused: usize,
@@ -105,9 +106,10 @@ impl MarkdownStream {
             kind,
             text_len,
             complete,
-            heal: heal
-                .as_ref()
-                .map(|(cut, suffix)| (text_len.saturating_sub(*cut), suffix.clone())),
+            heal: heal.as_ref().map(|(cut, suffix)| {
+                let hidden = text_len.saturating_sub(*cut);
+                (self.tail_units(i, hidden), suffix.clone())
+            }),
             components: body.map_or(0, |s| s.components.len()),
             refused: body.map_or(0, |s| s.refused.len()),
             flags: body.map_or(0, |s| s.flags.len()),
@@ -130,8 +132,8 @@ impl MarkdownStream {
         let mut text = String::with_capacity(seen.text_len);
         text.push_str(stored);
         text.push_str(line);
-        if let Some((hidden, suffix)) = &seen.heal {
-            let cut = text.len().saturating_sub(*hidden);
+        if let Some((units, suffix)) = &seen.heal {
+            let cut = before_last_units(&text, *units);
             let mut healed = String::from(text.get(..cut).unwrap_or(&text));
             healed.push_str(suffix);
             out.insert("healed".into(), json!(healed));
@@ -304,7 +306,7 @@ impl MarkdownStream {
         let block = self.block_json(i, seen)?;
         let mut change = json!({"op": "add", "block": i});
         if seen.heal.is_some() {
-            change["heal"] = self.heal_json(i, &seen.heal);
+            change["heal"] = self.heal_json(&seen.heal);
         }
         change["value"] = block;
         Some(change)
@@ -329,13 +331,24 @@ impl MarkdownStream {
     /// `{"drop": n, "add": suffix}`: the healed view hides the last `n`
     /// UTF-16 code units of the text (what JavaScript's `slice` counts) and
     /// appends `suffix`; `null` when the block is not healed.
-    fn heal_json(&self, i: usize, heal: &Option<(usize, String)>) -> Value {
+    fn heal_json(&self, heal: &Option<(usize, String)>) -> Value {
         match heal {
-            Some((hidden, suffix)) => {
-                let units = self.tail(i, *hidden).encode_utf16().count();
-                json!({"drop": units, "add": suffix})
-            }
+            Some((units, suffix)) => json!({"drop": units, "add": suffix}),
             None => Value::Null,
+        }
+    }
+
+    /// The UTF-16 code units of the last `n` bytes of block `i`'s text.
+    fn tail_units(&self, i: usize, n: usize) -> usize {
+        let Some((stored, line)) = self.parts(i) else {
+            return 0;
+        };
+        let units = |s: &str| s.encode_utf16().count();
+        if n > line.len() {
+            let from = stored.len().saturating_sub(n - line.len());
+            units(stored.get(from..).unwrap_or_default()) + units(line)
+        } else {
+            units(line.get(line.len() - n..).unwrap_or_default())
         }
     }
 
@@ -351,7 +364,7 @@ impl MarkdownStream {
         }
         change.insert("complete".into(), json!(new.complete));
         if old.heal != new.heal {
-            change.insert("heal".into(), self.heal_json(i, &new.heal));
+            change.insert("heal".into(), self.heal_json(&new.heal));
         }
         if old.head != new.head {
             if let Value::Object(head) = &new.head {
@@ -443,4 +456,18 @@ impl MarkdownStream {
 
 fn held_ids(s: &Surface) -> Value {
     Value::Array(s.held.iter().filter_map(|c| c.get("id").cloned()).collect())
+}
+
+/// Where the last `units` UTF-16 code units of `text` start (a byte index).
+fn before_last_units(text: &str, units: usize) -> usize {
+    let mut left = units;
+    let mut cut = text.len();
+    for (at, c) in text.char_indices().rev() {
+        if left == 0 {
+            break;
+        }
+        left = left.saturating_sub(c.len_utf16());
+        cut = at;
+    }
+    cut
 }
