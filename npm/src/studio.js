@@ -32,6 +32,11 @@ export class Catalog {
     need();
     if (document instanceof Catalog) return document;
     const isText = typeof document === 'string';
+    // A surface names its catalog ("catalog": "blog@1"): that name means the built-in one.
+    if (isText && document === Catalog.default.name) return Catalog.default;
+    if (isText && !document.trimStart().startsWith('{')) {
+      throw new SurfacesError('invalid_catalog', '', `"${document.slice(0, 40)}" is neither a catalog document nor the built-in catalog's name ("${Catalog.default.name}"); load other catalogs from their document`);
+    }
     const known = isText ? byText.get(document) : document !== null && typeof document === 'object' ? byDocument.get(document) : undefined;
     if (known) return known;
     const catalog = new Catalog(run(() => new LoadedCatalog(text(document, '/catalog'))));

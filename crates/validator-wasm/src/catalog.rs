@@ -125,7 +125,8 @@ impl Catalog {
         for key in top.keys() {
             if !matches!(
                 key.as_str(),
-                "catalog" | "description" | "icons" | "components"
+                // `$schema`: an editor's schema, ignored.
+                "catalog" | "description" | "icons" | "components" | "$schema"
             ) {
                 let mut at = String::new();
                 pointer::push(&mut at, key);

@@ -11,7 +11,7 @@
 //! document in WebAssembly memory for a stream of operations.
 
 use crate::catalog::{Catalog, CatalogError};
-use crate::issue::{issues_json, Issue};
+use crate::issue::issues_json;
 use crate::json_schema::surface_schema;
 use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch_in_place;
@@ -29,19 +29,14 @@ pub fn thrown(code: &str, path: &str, message: &str) -> JsError {
     JsError::new(&serde_json::json!({"code": code, "path": path, "message": message}).to_string())
 }
 
-/// An issue (a document that is not JSON, say) as the error thrown.
-pub fn thrown_issue(issue: Issue) -> JsError {
-    thrown(issue.code, &issue.path, &issue.message)
-}
-
 fn thrown_catalog(e: CatalogError) -> JsError {
     thrown(e.code, &e.path, &e.message)
 }
 
-/// JSON text the caller handed over (a document, an operation list), or
-/// the error thrown for it.
-pub fn parse(text: &str) -> Result<Value, JsError> {
-    parse_document(text).map_err(thrown_issue)
+/// JSON text the caller handed over as the argument `at` (`""` for the
+/// document, `/ops`, `/data`), or the error thrown for it, at `at`.
+fn parse(text: &str, at: &str) -> Result<Value, JsError> {
+    parse_document(text).map_err(|issue| thrown(issue.code, at, &issue.message))
 }
 
 /// A loaded catalog (`new LoadedCatalog(json?)`): loaded once, then passed
@@ -116,7 +111,7 @@ pub fn validate_component(
     data: Option<String>,
 ) -> Result<String, JsError> {
     let catalog = catalog.get();
-    let data = data.as_deref().map(parse).transpose()?;
+    let data = data.map(|d| parse(&d, "/data")).transpose()?;
     let issues = match parse_document(component) {
         Ok(c) => component_issues(&c, at, &catalog, data.as_ref()),
         Err(issue) => vec![issue],
@@ -134,7 +129,7 @@ pub fn validate_markdown(body: &str, catalog: &LoadedCatalog) -> String {
 /// `{"document", "applied", "repairs", "refused"}`.
 #[wasm_bindgen]
 pub fn patch(document: &str, ops: &str, catalog: &LoadedCatalog) -> Result<String, JsError> {
-    let (doc, ops) = (parse(document)?, parse(ops)?);
+    let (doc, ops) = (parse(document, "")?, parse(ops, "/ops")?);
     Ok(run_pipeline(&doc, &ops, &catalog.get())
         .to_json()
         .to_string())
@@ -144,7 +139,7 @@ pub fn patch(document: &str, ops: &str, catalog: &LoadedCatalog) -> Result<Strin
 /// `{"ok": true, "document"}` or `{"ok": false, "error": {op, code, path, message}}`.
 #[wasm_bindgen(js_name = applyPatch)]
 pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
-    let (mut doc, ops) = (parse(document)?, parse(patch)?);
+    let (mut doc, ops) = (parse(document, "")?, parse(patch, "/ops")?);
     // The parsed document is ours: patch it in place, no copy.
     let out = match apply_patch_in_place(&mut doc, &ops) {
         Ok(()) => serde_json::json!({"ok": true, "document": doc}),
@@ -168,7 +163,7 @@ impl Draft {
     #[wasm_bindgen(constructor)]
     pub fn new(document: &str, catalog: &LoadedCatalog) -> Result<Draft, JsError> {
         Ok(Draft {
-            draft: PipelineDraft::new(parse(document)?),
+            draft: PipelineDraft::new(parse(document, "")?),
             catalog: catalog.get(),
         })
     }
@@ -176,7 +171,7 @@ impl Draft {
     /// `draft.apply(opsJson)` (a list of operations, or one):
     /// `{"applied", "repairs", "refused", "held"}`.
     pub fn apply(&mut self, ops: &str) -> Result<String, JsError> {
-        let ops = parse(ops)?;
+        let ops = parse(ops, "/ops")?;
         Ok(self.draft.apply(&ops, &self.catalog).to_json().to_string())
     }
 

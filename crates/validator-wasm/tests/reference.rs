@@ -91,12 +91,13 @@ fn emitted() -> BTreeSet<String> {
         }
     }
     // The npm package's own JS layer (the codes SurfacesError carries).
-    for entry in std::fs::read_dir(workspace().join("npm")).expect("npm/") {
+    for entry in std::fs::read_dir(workspace().join("npm/src")).expect("npm/src/") {
         let path = entry.expect("an npm file").path();
         if path.extension().is_some_and(|e| e == "js") {
             let text = std::fs::read_to_string(&path).expect("an npm file");
-            // Every 'word' between two quotes (apostrophes in messages
-            // shift the pairs, so each stretch is looked at).
+            // Every 'word' written as a single-quoted literal (each stretch
+            // between two quotes is looked at: apostrophes in messages
+            // shift the pairs).
             for literal in text.split('\'').skip(1) {
                 if code_shaped(literal) {
                     found.insert(literal.to_string());
