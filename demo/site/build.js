@@ -112,27 +112,6 @@ function blockEntry(block) {
   return node;
 }
 
-// applyChanges, as the package has it now, leaves a block's `healed` as it
-// was when an update appends text without a `heal` (the stream sends `heal`
-// only when it changed), so the page also keeps each open block's last heal
-// and makes its healed view again: `heals` maps a block's number to it. Once
-// applyChanges keeps the heal itself, this changes nothing.
-function follow(doc, changes, heals) {
-  const next = applyChanges(doc, changes);
-  for (const c of changes) {
-    if (c.op === 'remove') for (const i of heals.keys()) i >= c.block && heals.delete(i);
-    else if (c.heal) heals.set(c.block, c.heal);
-    else if (c.heal === null || c.op === 'add') heals.delete(c.block);
-  }
-  for (const [i, { drop, add }] of heals) {
-    const block = next.blocks[i];
-    if (!block || block.complete) continue;
-    const healed = block.text.slice(0, block.text.length - drop) + add;
-    if (block.healed !== healed) next.blocks[i] = { ...block, healed };
-  }
-  return next;
-}
-
 function showIssues({ valid, issues }) {
   const box = $('issues');
   box.replaceChildren(
@@ -160,16 +139,15 @@ function replay() {
   running?.free();
   $('issues').replaceChildren(el('p', {}, 'Runs on the whole answer once it is complete.'));
   const stream = (running = new Stream('markdown'));
-  let doc; // the answer's document so far, kept here from the changes
-  const heals = new Map();
+  let doc = stream.document(); // the answer's document so far, kept here from the changes
   let at = 0;
   const step = () => {
     // About 60 characters a second in uneven chunks, like a model writing
     // (the same chunks every replay); "fast" for a quick look.
     const size = $('fast').checked ? 400 : 3 + ((at * 7) % 6);
-    doc = follow(doc, stream.push(answer.slice(at, at + size)), heals);
+    doc = applyChanges(doc, stream.push(answer.slice(at, at + size)));
     at += size;
-    if (at >= answer.length) doc = follow(doc, stream.finish().changes, heals);
+    if (at >= answer.length) doc = applyChanges(doc, stream.finish().changes);
     showBlocks(doc);
     preview?.update(previewHtml(doc));
     $('progress').textContent = `${Math.min(at, answer.length)} / ${answer.length} characters`;

@@ -218,26 +218,6 @@ for (const [name, file] of entries) {
   });
 }
 
-// The Build page of the demo keeps its document this way (the stream sends
-// `heal` only when it changed: appended text past the cut stays hidden).
-test('stream: applyChanges over the changes of each chunk gives the document() of that chunk, in Node', {
-  skip: held('studio'),
-}, async () => {
-  const { Stream, applyChanges } = await import(join(root, 'npm/stream.js'));
-  const answer = readFileSync(join(root, 'demo/answer.md'), 'utf8');
-  for (const size of [1, 5, 20, 400]) {
-    const stream = new Stream('markdown');
-    let doc;
-    for (let at = 0; at < answer.length; at += size) {
-      doc = applyChanges(doc, stream.push(answer.slice(at, at + size)));
-      assert.deepEqual(doc, stream.document(), `chunks of ${size}, after ${at + size} characters`);
-    }
-    const { changes, document } = stream.finish();
-    assert.deepEqual(applyChanges(doc, changes), document);
-    stream.free();
-  }
-});
-
 test('./validator, ./stream and ./render share one wasm module, fetched once', { skip: held('studio') }, async () => {
   const page = await browser.newPage();
   const wasm = [];
