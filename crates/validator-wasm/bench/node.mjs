@@ -1,6 +1,6 @@
 // Validator benchmark in Node through the wasm build (the Studio module
 // scripts/build made, where dist/artifacts.json says), side by side with
-// fast-json-patch. Each call twice: through the package's ./validator (values
+// fast-json-patch and json-render's validateSpec. Each call twice: through the package's ./validator (values
 // in and out: what users call) and through the wasm glue directly (JSON text
 // in and out: the baseline, with the built-in catalog's LoadedCatalog handle),
 // so the ratio is the cost of the value layer (JSON.stringify of the
@@ -8,13 +8,12 @@
 // medians and the ratios; a benchmark, not a test.
 //
 //   node crates/validator-wasm/bench/node.mjs
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { artifacts } from '../../../scripts/artifacts.mjs';
 import { table, version } from '../../../scripts/report.mjs';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const { dir, files } = artifacts().studio;
 const wasm = readFileSync(join(dir, 'studio_bg.wasm'));
 // The text baseline: the glue wasm-bindgen wrote, its exports taking text.
@@ -26,9 +25,10 @@ const entry = files.find((f) => /[\\/]validator\.js$/.test(f));
 const api = await import(pathToFileURL(entry).href);
 await api.default(wasm);
 const jsonpatch = (await import('fast-json-patch/index.mjs')).default;
-// json-render's validator is compared only when it is installed (it is no
-// dev dependency: its catalogs are Zod schemas, another model of a surface).
-const jsonRender = existsSync(join(root, 'node_modules/@json-render/core/package.json')) ? version('@json-render/core') : null;
+// json-render's structural validator (validateSpec: root, children, slots,
+// visible, orphans) on the same surface as a json-render spec; its catalog
+// check runs Zod schemas of its own, with no counterpart here.
+const { validateSpec } = await import('@json-render/core');
 
 // A 200-component surface with about 60 KB of data.
 function surface() {
@@ -119,6 +119,22 @@ const draftText = flipping((i) => textDraft.apply(levelTexts[i]), (r) => /^\{"ap
 // (Indices count the round's operations across calls; nothing settles here.)
 if (JSON.parse(textDraft.apply(levelTexts[1])).applied.length !== 1) throw new Error('draft op refused (text)');
 
+// The same tree as json-render writes it: {root, elements: {key: {type, props,
+// children, visible}}}, its conditions in json-render's form ({and: [{eq:
+// [{path}, v]}]} is [{$state, eq: v}]; the bench writes no other shape).
+const condition = (c) => c.and.map((one) => {
+  const [op, [{ path }, value]] = Object.entries(one)[0];
+  return { $state: path, [op]: value };
+});
+const spec = {
+  root: 'root',
+  elements: Object.fromEntries(doc.components.map(({ id, component, props = {}, children, visible }) =>
+    [id, { type: component, props, ...(children ? { children } : {}), ...(visible ? { visible: condition(visible) } : {}) }])),
+};
+const theirsSpec = validateSpec(spec, { checkOrphans: true });
+if (!theirsSpec.valid) throw new Error('json-render refuses the bench spec: ' + JSON.stringify(theirsSpec.issues.slice(0, 3)));
+const [oursValidate, theirsValidate] = medians([() => api.validate(doc), () => validateSpec(spec, { checkOrphans: true })], 200);
+
 const rows = [
   ['`validate`: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (issues out)', ...medians([() => glue.validate(text, builtin), () => api.validate(doc)], 200), 1000],
   ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', ...medians([draftText, draftValues], 2000), 150],
@@ -147,6 +163,11 @@ ${table(['`applyPatch`, the same 7 operations, values in and out', 'median (µs)
   ['fast-json-patch `applyPatch` (mutateDocument false: a copy, as ours)', theirs.toFixed(1), '1.00'],
 ])}
 
-${jsonRender
-  ? `json-render: @json-render/core ${jsonRender} is installed, but this benchmark has no adapter for its Zod catalogs: not compared.`
-  : 'json-render: `@json-render/core` is not installed in node_modules (it is no dev dependency), so its validator is not compared.'}`);
+${table(['`validate` against json-render, the same 200-component tree, values in', 'median (µs)', 'ours / json-render'], [
+  ['ours (`./validator` `validate`: structure, every prop against the catalog, bindings, calls, conditions, actions, data)', oursValidate.toFixed(1), ratio(oursValidate, theirsValidate)],
+  [`@json-render/core ${version('@json-render/core')} \`validateSpec\` (structure only: root, children, visible, orphans)`, theirsValidate.toFixed(1), '1.00'],
+])}
+
+json-render's \`validateSpec\` checks the tree only; its props are checked
+by Zod schemas in its catalog, which have no counterpart here, so the rows do
+not do the same work: ours does more.`);
