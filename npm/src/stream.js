@@ -130,7 +130,8 @@ export function applyChanges(document, changes) {
   }
   const blocks = [...(document?.blocks ?? [])];
   for (const c of changes) {
-    if (c.op === 'add') blocks[c.block] = healed({ ...c.value }, undefined, { heal: c.heal ?? null }); else if (c.op === 'update') blocks[c.block] = updated(blocks[c.block], c);
+    if (c.op === 'add') blocks[c.block] = healed({ ...c.value }, undefined, { heal: c.heal ?? null });
+    else if (c.op === 'update') blocks[c.block] = updated(blocks[c.block], c);
     else if (c.op === 'remove') blocks.length = c.block;
   }
   return { blocks };

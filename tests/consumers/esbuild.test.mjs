@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { launch } from '../browser/e2e/harness.mjs';
+import { launch, PAGE_CSP } from '../browser/e2e/harness.mjs';
 import { consumer, openResult, serve, PACKAGE } from './setup.mjs';
 import { pageScript, pageHtml, EXPECTED } from './app.mjs';
 
@@ -19,7 +19,7 @@ import wasmUrl from '${PACKAGE}/studio.wasm';
 import morphUrl from '${PACKAGE}/morph.wasm';
 const ready = Promise.all([init(wasmUrl), initMorph(morphUrl)]);
 `);
-const CSP = "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'";
+const CSP = PAGE_CSP; // the documented policy
 
 let app, browser;
 before(async () => {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { build, createServer } from 'vite';
-import { launch } from '../browser/e2e/harness.mjs';
+import { launch, PAGE_CSP } from '../browser/e2e/harness.mjs';
 import { consumer, openResult, serve, PACKAGE } from './setup.mjs';
 import { pageScript, pageHtml, EXPECTED } from './app.mjs';
 
@@ -18,7 +18,7 @@ import { renderSurface } from '${PACKAGE}/render';
 import initMorph, { morph } from '${PACKAGE}/morph';
 const ready = Promise.all([init(), initMorph()]);
 `);
-const CSP = "script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'";
+const CSP = PAGE_CSP; // the documented policy
 
 let app, browser;
 before(async () => {

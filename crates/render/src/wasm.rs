@@ -1,8 +1,8 @@
 //! The WebAssembly face, for previews and servers (Studio's Build view, a
 //! Node or Workers server): JSON text in, `{"ok", "html", "issues"}` as JSON
-//! text out. The catalog is a loaded handle; what depends on the locale is formatted by the engine's `Intl`
-//! (see [`Intl`]), in `locale` when one is given, as the runtime formats it
-//! in the browser.
+//! text out. The catalog is a loaded handle; what depends on the locale is
+//! formatted by the engine's `Intl` (see [`Intl`]), in `locale` when one is
+//! given, as the runtime formats it in the browser.
 
 use crate::{render_markdown as markdown_html, render_surface as surface_html, Options, Rendered};
 use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};

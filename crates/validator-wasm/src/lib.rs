@@ -49,8 +49,9 @@
 //!   atomic RFC 6902 patch.
 //! - [`prompt::catalog_prompt`]: the model's instructions.
 //! - `wasm` (wasm32 only): `validate`, `validateComponent`, `validateMarkdown`,
-//!   `patch`, `applyPatch`, `catalogPrompt` and the `Draft` class, JSON text
-//!   in and out.
+//!   `patch`, `applyPatch` and the `Draft` and `LoadedCatalog` classes, JSON
+//!   text in and out, errors thrown as `{"code", "path", "message"}` (the npm
+//!   layer turns them into values and `SurfacesError`s).
 //!
 //! # How it works
 //! Validation is one pass in document order over a parsed `serde_json::Value`
