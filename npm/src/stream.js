@@ -10,6 +10,9 @@ export { init as default, initSync, SurfacesError };
 export class Stream {
   #stream;
   #mode;
+  // A high surrogate that ended the last string chunk: its low half comes
+  // with the next one (a string split inside an emoji stays one character).
+  #high = '';
   /** `mode`: "markdown" (the default), "jsonl" or "a2ui"; `options.catalog` checks markdown surfaces. */
   constructor(mode = 'markdown', options) {
     need();
@@ -23,7 +26,13 @@ export class Stream {
   }
   /** The next chunk (a string, or UTF-8 bytes split anywhere): the changes it made. */
   push(chunk) {
-    if (typeof chunk === 'string') return JSON.parse(run(() => this.#stream.push(chunk)));
+    if (typeof chunk === 'string') {
+      let text = this.#high + chunk;
+      const last = text.charCodeAt(text.length - 1);
+      this.#high = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+      if (this.#high) text = text.slice(0, -1);
+      return JSON.parse(run(() => this.#stream.push(text)));
+    }
     if (ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer) {
       const bytes = chunk instanceof Uint8Array ? chunk : ArrayBuffer.isView(chunk) ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength) : new Uint8Array(chunk);
       return JSON.parse(run(() => this.#stream.pushBytes(bytes)));
@@ -32,7 +41,12 @@ export class Stream {
   }
   /** Ends the input: the last changes and the final document. */
   finish() {
-    return JSON.parse(run(() => this.#stream.finish()));
+    // A high surrogate still held ends the text alone (it reads as U+FFFD).
+    const high = this.#high;
+    this.#high = '';
+    const held = high ? JSON.parse(run(() => this.#stream.push(high))) : [];
+    const end = JSON.parse(run(() => this.#stream.finish()));
+    return held.length ? { changes: [...held, ...end.changes], document: end.document } : end;
   }
   /** The document so far. */
   document() {

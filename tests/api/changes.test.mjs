@@ -68,3 +68,20 @@ test('jsonl and a2ui: items and parts equal document() after every chunk', () =>
     follow('a2ui', a2ui, size, true);
   }
 });
+
+test('a string chunk that ends inside a surrogate pair: the emoji stays one character; a lone one at the end is U+FFFD', () => {
+  const text = 'Fine 😀 and **bold 🎉';
+  for (let cut = 1; cut < text.length; cut++) {
+    const stream = new Stream();
+    stream.push(text.slice(0, cut));
+    stream.push(text.slice(cut));
+    assert.equal(stream.finish().document.blocks[0].text, text, `cut at ${cut}`);
+  }
+  const stream = new Stream();
+  let doc = applyChanges(stream.document(), stream.push('end \ud83d'));
+  assert.equal(doc.blocks[0].text, 'end ');
+  const { changes, document } = stream.finish();
+  doc = applyChanges(doc, changes);
+  assert.deepEqual(doc, document);
+  assert.equal(document.blocks[0].text, 'end \ufffd');
+});
