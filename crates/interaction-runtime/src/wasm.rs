@@ -159,10 +159,8 @@ impl Host for Browser {
     }
     #[inline(always)]
     fn format_date(&self, input: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
-        let (iso, ms) = match input {
-            // The calendar date as written (`YYYY-MM-DD`), formatted in UTC,
-            // so every reader sees the date the author wrote.
-            DateInput::Iso(text) => (Some(text.get(..10).unwrap_or(text)), 0.0),
+        let (iso, ms) = match input.for_intl() {
+            DateInput::Iso(day) => (Some(day), 0.0),
             DateInput::EpochMs(ms) => (None, ms),
         };
         formatted(intl(0, ms, style as i32, 0, iso, locale))

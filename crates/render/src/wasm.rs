@@ -4,10 +4,11 @@
 //! formatted by the engine's `Intl` (see [`Intl`]), in `locale` when one is
 //! given, as the runtime formats it in the browser.
 
-use crate::{render_markdown as markdown_html, render_surface as surface_html, Options, Rendered};
+use crate::{
+    render_markdown as markdown_html, render_surface_text as surface_html, Options, Rendered,
+};
 use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
 use validator_wasm::issue::issues_json;
-use validator_wasm::surface::parse_document;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
 use wasm_bindgen::prelude::*;
 
@@ -46,13 +47,7 @@ pub fn render_surface(
     locale: Option<String>,
 ) -> Result<String, JsError> {
     let options = options(mode.as_deref(), locale.as_deref())?;
-    Ok(outcome(match parse_document(surface) {
-        Ok(doc) => surface_html(&doc, &catalog.get(), options),
-        Err(issue) => Rendered {
-            html: None,
-            issues: vec![issue],
-        },
-    }))
+    Ok(outcome(surface_html(surface, &catalog.get(), options)))
 }
 
 /// `renderMarkdown(body, catalog, mode?, locale?)`: every surface fence of
@@ -106,8 +101,8 @@ extern "C" {
 
 /// The JavaScript engine's `Intl`, with the options the published-page
 /// runtime gives it (`crates/interaction-runtime/js/surface.js`): a date
-/// written as an ISO string is its calendar date in UTC, and what `Intl`
-/// refuses (an unknown locale or currency) formats as nothing.
+/// as [`DateInput::for_intl`] gives it, in UTC, and what `Intl` refuses (an
+/// unknown locale or currency) formats as nothing.
 struct Intl;
 
 /// `{"style", "currency"?, "minimumFractionDigits"?, "maximumFractionDigits"?}`.
@@ -132,11 +127,11 @@ impl Host for Intl {
         number_string(n)
     }
     fn format_date(&self, date: DateInput<'_>, style: DateStyle, locale: Option<&str>) -> String {
-        let value = match date {
-            DateInput::Iso(text) => JsValue::from_str(text.get(..10).unwrap_or(text)),
+        let value = match date.for_intl() {
+            DateInput::Iso(day) => JsValue::from_str(day),
             DateInput::EpochMs(ms) => JsValue::from_f64(ms),
         };
-        let style = ["short", "medium", "long", "full"][style as usize];
+        let style = style.name();
         let options = object(&["{\"dateStyle\":\"", style, "\",\"timeZone\":\"UTC\"}"].concat());
         DateTimeFormat::new(locale, &options)
             .and_then(|f| f.format_date(&Date::new(&value)))

@@ -53,6 +53,19 @@ pub enum DateInput<'a> {
     EpochMs(f64),
 }
 
+impl<'a> DateInput<'a> {
+    /// What an `Intl` host formats, in UTC: an ISO text's calendar date as
+    /// written (`YYYY-MM-DD`), so every reader sees the date the author
+    /// wrote, or the epoch milliseconds.
+    #[inline]
+    pub fn for_intl(self) -> DateInput<'a> {
+        match self {
+            DateInput::Iso(text) => DateInput::Iso(text.get(..10).unwrap_or(text)),
+            ms => ms,
+        }
+    }
+}
+
 /// Options of `formatNumber`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NumberOptions {
