@@ -8,7 +8,7 @@
 
 use crate::input::{is_markdown, load_catalog, option, options, read, write_out, Usage};
 use std::process::ExitCode;
-use validator_wasm::{issues_json, parse_document};
+use validator_wasm::issues_json;
 
 /// What the command ends with.
 #[derive(Debug)]
@@ -53,13 +53,7 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
         surfaces_render::render_markdown(&text, &catalog, options)
     } else {
         // Read as `surfaces validate` reads it: too large or not JSON is an issue.
-        match parse_document(&text) {
-            Ok(doc) => surfaces_render::render_surface(&doc, &catalog, options),
-            Err(issue) => surfaces_render::Rendered {
-                html: None,
-                issues: vec![issue],
-            },
-        }
+        surfaces_render::render_surface_text(&text, &catalog, options)
     };
     Ok(match rendered.html {
         Some(html) => Outcome::Html(html),

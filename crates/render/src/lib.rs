@@ -76,6 +76,7 @@ use std::collections::HashSet;
 use surfaces_core::condition;
 use surfaces_core::function::{self, Host, InLocale, PlainHost};
 use validator_wasm::markdown::{read_body, validate_markdown};
+use validator_wasm::surface::parse_document;
 use validator_wasm::{has_errors, validate_surface, Catalog, Issue, Severity};
 
 /// How to render: the host that formats what depends on the locale, and the
@@ -144,6 +145,18 @@ pub fn render_markdown(text: &str, catalog: &Catalog, options: Options<'_>) -> R
     Rendered {
         html: Some(out),
         issues,
+    }
+}
+
+/// Renders surface JSON text, read as the validator reads it
+/// ([`parse_document`]): text over 2 MiB or not JSON is an issue, not HTML.
+pub fn render_surface_text(text: &str, catalog: &Catalog, options: Options<'_>) -> Rendered {
+    match parse_document(text) {
+        Ok(doc) => render_surface(&doc, catalog, options),
+        Err(issue) => Rendered {
+            html: None,
+            issues: vec![issue],
+        },
     }
 }
 
