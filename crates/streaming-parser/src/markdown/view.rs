@@ -314,18 +314,22 @@ impl MarkdownStream {
 
     /// The last `n` bytes of block `i`'s text.
     fn tail(&self, i: usize, n: usize) -> String {
+        let (stored, line) = self.tail_parts(i, n);
+        [stored, line].concat()
+    }
+
+    /// The last `n` bytes of block `i`'s text, as the part stored and the
+    /// part on the unfinished line.
+    fn tail_parts(&self, i: usize, n: usize) -> (&str, &str) {
         let Some((stored, line)) = self.parts(i) else {
-            return String::new();
+            return ("", "");
         };
-        let mut out = String::new();
         if n > line.len() {
             let from = stored.len().saturating_sub(n - line.len());
-            out.push_str(stored.get(from..).unwrap_or_default());
-            out.push_str(line);
+            (stored.get(from..).unwrap_or_default(), line)
         } else {
-            out.push_str(line.get(line.len() - n..).unwrap_or_default());
+            ("", line.get(line.len() - n..).unwrap_or_default())
         }
-        out
     }
 
     /// `{"drop": n, "add": suffix}`: the healed view hides the last `n`
@@ -340,16 +344,8 @@ impl MarkdownStream {
 
     /// The UTF-16 code units of the last `n` bytes of block `i`'s text.
     fn tail_units(&self, i: usize, n: usize) -> usize {
-        let Some((stored, line)) = self.parts(i) else {
-            return 0;
-        };
-        let units = |s: &str| s.encode_utf16().count();
-        if n > line.len() {
-            let from = stored.len().saturating_sub(n - line.len());
-            units(stored.get(from..).unwrap_or_default()) + units(line)
-        } else {
-            units(line.get(line.len() - n..).unwrap_or_default())
-        }
+        let (stored, line) = self.tail_parts(i, n);
+        stored.encode_utf16().count() + line.encode_utf16().count()
     }
 
     fn update(&self, i: usize, old: &Seen, new: &Seen) -> Value {
