@@ -60,6 +60,7 @@ export const string = (value, at, what) => {
  */
 export function loader(part, glue, where) {
   let state; // undefined, the pending promise, or true once loaded
+  const failed = (e) => new SurfacesError('init_failed', '', `the ${part} WebAssembly did not load: ${e?.message ?? e}`);
   const load = async (input) => {
     let source = input;
     if (source === undefined) {
@@ -69,15 +70,14 @@ export function loader(part, glue, where) {
       } catch {
         throw new SurfacesError('init_failed', '', `init() has no module to load: import.meta.url is not defined here (as in Cloudflare Workers); pass it, as in: import wasm from '@cloudhal/surfaces/${part}.wasm'; await init(wasm)`);
       }
-      // Node's fetch reads no file: URLs; read the file instead.
+      // Node's fetch reads no file: URLs; read the file instead (the glue
+      // awaits the promise, so a failed read is init_failed too).
       const fs = url.protocol === 'file:' && globalThis.process?.getBuiltinModule?.('node:fs/promises');
-      source = fs ? await fs.readFile(url) : url;
+      source = fs ? fs.readFile(url) : url;
     }
-    try {
-      await glue.init({ module_or_path: source });
-    } catch (e) {
-      throw new SurfacesError('init_failed', '', `the ${part} WebAssembly did not load: ${e?.message ?? e}`);
-    }
+    await glue.init({ module_or_path: source }).catch((e) => {
+      throw failed(e);
+    });
   };
   return {
     init(input) {
@@ -94,7 +94,7 @@ export function loader(part, glue, where) {
       try {
         glue.initSync({ module });
       } catch (e) {
-        throw new SurfacesError('init_failed', '', `the ${part} WebAssembly did not load: ${e?.message ?? e}`);
+        throw failed(e);
       }
       state = true;
     },
