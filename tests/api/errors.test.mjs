@@ -111,3 +111,34 @@ test('initSync from the bytes, and a second init is a no-op', () => {
   `);
   assert.equal(out, 'true');
 });
+
+test('any value of any type, in any argument of any entry: a result or a SurfacesError, never another error or a trap', () => {
+  const hostile = [undefined, null, 0, -1, NaN, Infinity, true, '', '{', '[]', 'blog@1', [], {}, [[]], { components: 5 }, Symbol('s'), () => 1, 10n,
+    new Uint8Array([0xff, 0xfe]), new ArrayBuffer(3), new Date(0), Object.create(null)];
+  const calls = [
+    (a, b) => v.validate(a, b), (a, b) => v.validateComponent(a, b), (a, b) => v.validateMarkdown(a, b),
+    (a, b) => v.patch(surface, a, b), (a, b) => v.patch(a, [], b), (a, b) => v.applyPatch(a, b), (a) => v.catalogPrompt(a),
+    (a) => v.Catalog.load(a), (a, b) => new v.Draft(a, b), (a) => new v.Draft(surface).apply(a),
+    (a, b) => new s.Stream(a, b), (a) => new s.Stream().push(a), (a) => new s.Stream('jsonl').push(a), (a, b) => s.applyChanges(a, b), (a) => s.heal(a),
+    (a, b) => r.renderSurface(a, b), (a, b) => r.renderMarkdown(a, b), (a, b) => r.renderSurface(surface, { locale: a, mode: b }),
+    (a, b) => m.morph(a, b), (a, b) => new m.Preview(a, b),
+  ];
+  let answered = 0;
+  for (const call of calls) {
+    for (const a of hostile) {
+      for (const b of [undefined, a, { catalog: a }]) {
+        try {
+          call(a, b);
+          answered++;
+        } catch (e) {
+          assert.ok(e instanceof v.SurfacesError, `${call} with ${String(a?.toString?.() ?? typeof a)}: ${e?.name}: ${e?.message}`);
+          assert.notEqual(e.code, 'internal_error', `${call}: ${e.message}`);
+          assert.equal(typeof e.path, 'string');
+        }
+      }
+    }
+  }
+  assert.ok(answered > 100, `${answered} calls answered`);
+  // The module still works after all of it.
+  assert.equal(v.validate(surface).valid, true);
+});
