@@ -53,6 +53,13 @@ pub const FORMATS: [&str; 6] = ["safe-href", "asset", "icon", "color", "date", "
 /// How deep schema evaluation goes (bounds `$ref` cycles).
 const MAX_DEPTH: usize = 64;
 
+#[cfg(test)]
+thread_local! {
+    /// Schema nodes evaluated so far on this thread: the tests count work
+    /// with it, never time.
+    static STEPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// What a schema needs besides itself: the root holding `$defs`, the icons.
 pub(crate) struct Context<'a> {
     pub root: &'a Value,
@@ -103,6 +110,8 @@ fn check_depth(
     out: &mut Outcome,
     depth: usize,
 ) {
+    #[cfg(test)]
+    STEPS.with(|n| n.set(n.get() + 1));
     if depth > MAX_DEPTH {
         out.flag(
             at,
@@ -541,4 +550,58 @@ fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) {
 /// hashing the key.
 fn kw<'a>(s: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     s.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{validate_surface, Catalog};
+    use serde_json::json;
+
+    /// Evaluation steps to check a list of `items` strings against `$defs`
+    /// chained `depth` deep, each an `anyOf` (or `oneOf`) of two `$ref`s to
+    /// the next: naively 2^depth paths per item.
+    fn chain_steps(combinator: &str, depth: usize, items: usize) -> usize {
+        let mut defs = Map::new();
+        for i in 0..depth {
+            let next = format!("#/$defs/d{}", i + 1);
+            defs.insert(
+                format!("d{i}"),
+                json!({ combinator: [{"$ref": next}, {"$ref": next, "minLength": 2}] }),
+            );
+        }
+        defs.insert(format!("d{depth}"), json!({"type": "string"}));
+        let catalog = Catalog::from_value(&json!({
+            "catalog": "deep@1",
+            "components": {"Deep": {
+                "children": "none",
+                "props": {"type": "object", "$defs": defs, "properties": {
+                    "v": {"type": "array", "items": {"$ref": "#/$defs/d0"}}}},
+                "example": {}
+            }}
+        }))
+        .expect("the catalog loads");
+        let doc = json!({"components": [{"id": "root", "component": "Deep",
+            "props": {"v": vec!["b"; items]}}]});
+        let before = STEPS.with(|n| n.get());
+        validate_surface(&doc, &catalog);
+        STEPS.with(|n| n.get()) - before
+    }
+
+    /// SPEC.md section 2: checking costs work bounded by the sizes of the
+    /// catalog and the value. Each definition is evaluated once per value
+    /// (and depth), so doubling the chain at most doubles the steps, and
+    /// so does doubling the value; evaluated naively, each level doubled
+    /// them (2^20 paths at depth 20).
+    #[test]
+    fn ref_chains_through_any_of_and_one_of_cost_steps_linear_in_catalog_and_value() {
+        for combinator in ["anyOf", "oneOf"] {
+            let at_20 = chain_steps(combinator, 20, 1);
+            assert!(at_20 < 20 * 8, "{combinator}: {at_20} steps at depth 20");
+            let at_40 = chain_steps(combinator, 40, 1);
+            assert!(at_40 <= 2 * at_20 + 8, "{combinator}: {at_20} -> {at_40}");
+            let eight_items = chain_steps(combinator, 20, 8);
+            assert!(eight_items <= 8 * at_20 + 8, "{combinator}: {eight_items}");
+        }
+    }
 }
