@@ -588,6 +588,56 @@ mod tests {
         STEPS.with(|n| n.get()) - before
     }
 
+    /// SPEC.md section 2: an asset is read after the safe href's trimming
+    /// and removal of tab and newline, so whatever a browser would load from
+    /// another host (`//`, `/\`, once cleaned) or read another way (a
+    /// control character) is refused.
+    #[test]
+    fn assets_are_read_as_a_browser_reads_a_url() {
+        for other_host in [
+            "/\t/evil.example/x.png",
+            "/\n/evil.example",
+            "/\r/evil.example",
+            "/\r\n/evil.example",
+            "/\t\n\r/evil.example",
+            "/\\evil.example",
+            "/\t\\evil.example",
+            "\\\\evil.example",
+            "\\/evil.example",
+            " //evil.example",
+            "\t\n //evil.example",
+            "\u{c}//evil.example",
+            "\u{1}//evil.example",
+            "/\u{0}/evil.example",
+            "/a\u{7f}",
+            "//evil.example",
+        ] {
+            assert!(!is_asset(other_host), "{other_host:?}");
+        }
+        for refused in [
+            "",
+            " ",
+            "asset:",
+            " asset:\t\n",
+            "img/a.png",
+            "https://x.example/a.png",
+            "java\tscript:alert(1)",
+        ] {
+            assert!(!is_asset(refused), "{refused:?}");
+        }
+        for path in [
+            "/img/a.png",
+            "  /img/a.png\n",
+            "\t/img/a.png",
+            "/img/\ta.png",
+            "asset:logo",
+            " ASSET:logo",
+            "as\tset:logo",
+        ] {
+            assert!(is_asset(path), "{path:?}");
+        }
+    }
+
     /// SPEC.md section 2: checking costs work bounded by the sizes of the
     /// catalog and the value. Each definition is evaluated once per value
     /// (and depth), so doubling the chain at most doubles the steps, and
