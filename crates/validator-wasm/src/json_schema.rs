@@ -19,9 +19,10 @@
 //! it (`schema.rs`):
 //! - `x-bindable: true`: the value may also be a binding or a call, so the
 //!   schema becomes `anyOf` [the rest, `$defs/binding`, `$defs/call`];
-//! - `x-action: true`: the value is `$defs/actions` (one action or 1 to 8);
-//! - `x-checks: true`: a list of `$defs/check`, with the schema's
-//!   `minItems`/`maxItems`;
+//! - `x-action: true`: the value is also `$defs/actions` (one action or 1
+//!   to 8), in an `allOf` beside the schema's other keywords;
+//! - `x-checks: true`: the value is also a list of `$defs/check`, likewise
+//!   (so the schema's `minItems`/`maxItems` bound it);
 //! - `format`: `icon` becomes the catalog's icons (an `enum` where the type
 //!   is `"string"`, a `pattern` otherwise), `color`, `date` and `email`
 //!   become patterns (a date's calendar day and an email's exact rule stay
@@ -224,21 +225,19 @@ impl Translate<'_> {
         if let Some(reference) = s.get("$ref").and_then(Value::as_str) {
             out.insert("$ref".into(), Value::String(self.reference(reference)));
         }
-        let own = if on("x-action") {
-            Map::from_iter([("$ref".to_string(), json!("#/$defs/actions"))])
-        } else if on("x-checks") {
-            let mut list = Map::new();
-            list.insert("type".into(), "array".into());
-            list.insert("items".into(), json!({"$ref": "#/$defs/check"}));
-            for key in ["minItems", "maxItems"] {
-                if let Some(v) = s.get(key) {
-                    list.insert(key.into(), v.clone());
-                }
-            }
-            list
-        } else {
-            self.constraints(s, &mut out)
-        };
+        // An extension adds its rules to the other keywords, which apply as
+        // well (`maxItems` bounds a list of checks or actions).
+        let mut own = self.constraints(s, &mut out);
+        let mut extensions = Vec::new();
+        if on("x-action") {
+            extensions.push(json!({"$ref": "#/$defs/actions"}));
+        }
+        if on("x-checks") {
+            extensions.push(json!({"type": "array", "items": {"$ref": "#/$defs/check"}}));
+        }
+        if !extensions.is_empty() {
+            own.insert("allOf".into(), Value::Array(extensions));
+        }
         let own = if on("x-bindable") {
             let rest = Value::Object(own);
             Map::from_iter([(
@@ -248,14 +247,7 @@ impl Translate<'_> {
         } else {
             own
         };
-        for (key, value) in own {
-            if key == "$ref" && out.contains_key("$ref") {
-                // Both the schema's own `$ref` and the actions: each must hold.
-                out.insert("allOf".into(), json!([{ "$ref": value }]));
-            } else {
-                out.insert(key, value);
-            }
-        }
+        out.extend(own);
         Value::Object(out)
     }
 

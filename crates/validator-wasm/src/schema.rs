@@ -163,18 +163,12 @@ fn check_depth(
             );
         }
     }
+    // An extension adds its rules to the schema's other keywords, which
+    // apply as well (`maxItems` bounds a list of checks or actions).
     if flag(s, "x-action") {
         action::check_prop(value, at, out);
-        return;
     }
-    if flag(s, "x-checks") {
-        // A list of checks: its own rules, and the list's length bounds.
-        if let Some(list) = value.as_array() {
-            if !count_fits(s, list.len(), at, out) {
-                return;
-            }
-        }
-        check_checks(value, at, out);
+    if flag(s, "x-checks") && !check_checks(value, at, out) {
         return;
     }
     if let Some(expected) = kw(s, "type") {
@@ -529,12 +523,14 @@ fn check_branches(
     }
 }
 
-fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) {
+/// Checks a list of checks; false (and flagged) when `value` is no list.
+fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) -> bool {
     let Some(list) = value.as_array() else {
-        return out.flag(
+        out.flag(
             at,
             "expected a list of checks {\"call\", \"args\", \"message\"}".into(),
         );
+        return false;
     };
     let mut found = Findings::default();
     let len = at.len();
@@ -544,6 +540,7 @@ fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) {
         at.truncate(len);
     }
     out.absorb(found);
+    true
 }
 
 /// A keyword of a schema object. Schema objects are small: a scan beats

@@ -477,3 +477,50 @@ fn surface_json_names_the_functions_checks_and_actions_of_the_rules() {
     );
     assert_eq!(schema["properties"]["components"]["maxItems"], 200);
 }
+
+/// SPEC.md section 2: an extension adds its rules to a schema's other
+/// keywords, which apply too: `maxItems` bounds a list of checks or of
+/// actions, `items` reaches each check, a bindable literal keeps its
+/// `maxLength`. The validator and the catalog's JSON Schema agree on each.
+#[test]
+fn keywords_apply_alongside_the_extensions() {
+    let catalog = load(&json!({
+        "catalog": "ext@1",
+        "components": {"Form": {"children": "none", "props": {"type": "object", "properties": {
+            "checks": {"x-checks": true, "maxItems": 3,
+                       "items": {"properties": {"message": {"maxLength": 20}}}},
+            "onSubmit": {"x-action": true, "maxItems": 2},
+            "label": {"type": "string", "maxLength": 5, "x-bindable": true}
+        }}, "example": {}}}
+    }));
+    let schema = compile(&surface_schema(&catalog));
+    let check =
+        json!({"call": "required", "args": {"value": {"path": "/e"}}, "message": "Required"});
+    let action = json!({"action": "toggle", "path": "/open"});
+    let cases = [
+        (json!({"checks": vec![check.clone(); 3]}), true),
+        (json!({"checks": vec![check.clone(); 100]}), false),
+        (json!({"checks": vec![check.clone(); 4]}), false),
+        (
+            json!({"checks": [{"call": "required", "args": {"value": 1}, "message": "a message longer than twenty"}]}),
+            false,
+        ),
+        (json!({"checks": "required"}), false),
+        (json!({"onSubmit": action.clone()}), true),
+        (json!({"onSubmit": vec![action.clone(); 2]}), true),
+        (json!({"onSubmit": vec![action.clone(); 3]}), false),
+        (json!({"onSubmit": {"action": "launch"}}), false),
+        (json!({"label": "Hi"}), true),
+        (json!({"label": {"path": "/label"}}), true),
+        (json!({"label": "too long"}), false),
+    ];
+    for (props, valid) in cases {
+        let doc = json!({"components": [{"id": "root", "component": "Form", "props": props}]});
+        let issues = validate_surface(&doc, &catalog);
+        let refused = issues
+            .iter()
+            .any(|i| matches!(i.severity, Severity::Error | Severity::Flag));
+        assert_eq!(!refused, valid, "validator on {props}: {issues:?}");
+        assert_eq!(schema.is_valid(&doc), valid, "JSON Schema on {props}");
+    }
+}
