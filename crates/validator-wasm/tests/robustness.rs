@@ -291,3 +291,57 @@ fn large_documents_are_checked_in_linear_time() {
     assert_eq!(issues[1].path, "/data/k0/$source");
     assert_eq!(issues[20_000].path, "/data/k19999/$source");
 }
+
+/// SPEC.md section 1: every cycle is reported, also through a component
+/// with two parents, each once, at the `children` entry that closes it, in
+/// document order; over long chains and malformed children lists alike,
+/// without recursion.
+#[test]
+fn every_cycle_is_reported_once_also_through_two_parents() {
+    let catalog = Catalog::default_blog();
+    let cycles = |doc: &Value| -> Vec<String> {
+        validate_surface(doc, &catalog)
+            .into_iter()
+            .filter(|i| i.code == "cycle")
+            .map(|i| i.path)
+            .collect()
+    };
+    // A 40,000-component chain whose last component names the first again:
+    // c1 has two parents (root and the last), and the cycle is reported.
+    let n = 40_000;
+    let mut components = vec![json!({"id": "root", "component": "Stack", "children": ["c1"]})];
+    for i in 1..n {
+        components.push(json!({"id": format!("c{i}"), "component": "Stack", "children": [format!("c{}", i + 1)]}));
+    }
+    components.push(json!({"id": format!("c{n}"), "component": "Stack", "children": ["c1"]}));
+    assert_eq!(
+        cycles(&json!({"components": components})),
+        [format!("/components/{n}/children/0")]
+    );
+    // 150 two-component cycles under root, each closed by its second
+    // component, whose child already has root as parent; malformed entries
+    // (numbers, null, objects, unknown ids, a children object) in between.
+    let mut components = vec![json!({"id": "root", "component": "Stack", "children": []})];
+    let mut expected = Vec::new();
+    for k in 0..150 {
+        components[0]["children"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(format!("a{k}")));
+        components.push(json!({"id": format!("a{k}"), "component": "Card",
+            "children": [1, null, {"id": "x"}, "nope", format!("b{k}")]}));
+        let at = components.len();
+        components.push(json!({"id": format!("b{k}"), "component": "Card",
+            "children": ["nope", format!("a{k}")]}));
+        expected.push(format!("/components/{at}/children/1"));
+        components.push(json!({"id": format!("z{k}"), "component": "Card", "children": {"a": 1}}));
+    }
+    // Root is its own child, and a duplicate id is no second node.
+    components.push(json!({"id": "root", "component": "Card", "children": ["root"]}));
+    components[0]["children"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("root"));
+    expected.insert(0, "/components/0/children/150".to_string());
+    assert_eq!(cycles(&json!({"components": components})), expected);
+}
