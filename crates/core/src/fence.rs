@@ -1,8 +1,11 @@
 //! The line-level grammar of code fences and ```` ```surface ```` fences
 //! (SPEC.md section 8), shared by the validator and the streaming parser.
 //!
-//! Lines are given without their line ending (a trailing `\n` or `\r\n` is
-//! ignored if present). Fences follow CommonMark: up to three spaces of
+//! A body is cut into lines by [`lines`], the one splitter every reader
+//! uses: a leading byte order mark (U+FEFF) is no text, and `\n`, `\r\n`
+//! and a lone `\r` each end a line (CommonMark's line endings). Lines are
+//! given without their line ending (a trailing `\n` or `\r\n` is ignored if
+//! present). Fences follow CommonMark: up to three spaces of
 //! indentation, three or more backticks or tildes, an info string (which may
 //! not contain a backtick after a backtick fence), and a closing fence of the
 //! same character, at least as long, followed only by spaces or tabs.
@@ -130,6 +133,35 @@ pub fn is_component_id(id: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// The lines of `text`, without their endings: a leading U+FEFF is
+/// skipped, and `\n`, `\r\n` and a lone `\r` each end a line. What follows
+/// the last ending is the last line (empty when the text ends with one), so
+/// a text of `k` line endings has `k + 1` lines.
+///
+/// ```
+/// use surfaces_core::fence::lines;
+/// let got: Vec<&str> = lines("\u{feff}a\r\nb\rc\nd").collect();
+/// assert_eq!(got, ["a", "b", "c", "d"]);
+/// assert_eq!(lines("a\r").collect::<Vec<_>>(), ["a", ""]);
+/// ```
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text.strip_prefix('\u{feff}').unwrap_or(text));
+    core::iter::from_fn(move || {
+        let text = rest?;
+        let Some(end) = text.find(['\n', '\r']) else {
+            rest = None;
+            return Some(text);
+        };
+        let ending = if text.get(end..end + 2) == Some("\r\n") {
+            2
+        } else {
+            1
+        };
+        rest = text.get(end + ending..);
+        text.get(..end)
+    })
 }
 
 /// Removes one trailing `\n` or `\r\n` (or a lone `\r`).
@@ -380,6 +412,26 @@ mod tests {
         assert_eq!(strip_line_ending("a\r\n"), "a");
         assert_eq!(strip_line_ending("a\r"), "a");
         assert_eq!(strip_line_ending("a"), "a");
+    }
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr_after_a_byte_order_mark() {
+        let all = |text| lines(text).collect::<alloc::vec::Vec<_>>();
+        assert_eq!(all(""), [""]);
+        assert_eq!(all("a\nb\n"), ["a", "b", ""]);
+        assert_eq!(all("a\r\n\r\nb"), ["a", "", "b"]);
+        assert_eq!(all("a\r\rb"), ["a", "", "b"]);
+        assert_eq!(all("a\n\rb"), ["a", "", "b"]);
+        assert_eq!(
+            all("\u{feff}```surface\r{}\r```"),
+            ["```surface", "{}", "```"]
+        );
+        // Only a leading mark is skipped, and only one.
+        assert_eq!(
+            all("\u{feff}\u{feff}a\n\u{feff}b"),
+            ["\u{feff}a", "\u{feff}b"]
+        );
+        assert_eq!(all("é\r🙂"), ["é", "🙂"]);
     }
 
     #[test]

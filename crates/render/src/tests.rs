@@ -220,6 +220,60 @@ fn markdown_bodies_render_each_surface_and_refuse_errors() {
     );
 }
 
+/// SPEC.md section 8, one meaning per fence line: a leading byte order mark
+/// is no text and a lone CR ends a line, for the validator and the renderer
+/// alike (both read lines with core's `fence::lines`), so a body the
+/// validator passes renders its surface, and a broken line is found at
+/// the same line either way.
+#[test]
+fn byte_order_marks_and_every_line_ending_read_alike_for_validator_and_renderer() {
+    let catalog = Catalog::default_blog();
+    let lines = [
+        "Intro",
+        "```surface {\"id\":\"a\"}",
+        "{\"data\":{\"n\":\"one\"}}",
+        "{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":{\"path\":\"/n\"}}}",
+        "```",
+        "",
+    ];
+    for bom in ["", "\u{feff}"] {
+        for ending in ["\n", "\r\n", "\r"] {
+            let body = [bom, &lines.join(ending)].concat();
+            let found = read_body(&body);
+            assert_eq!(found.surfaces.len(), 1, "{body:?}");
+            assert_eq!(found.surfaces[0].component_lines, [4], "{body:?}");
+            let issues = validate_markdown(&body, &catalog);
+            assert!(issues.is_empty(), "{body:?}: {issues:?}");
+            let out = render_markdown(&body, &catalog, Options::default());
+            assert_eq!(out.issues, issues);
+            let html = out.html.unwrap_or_default();
+            assert!(
+                html.contains(r#"data-ch-surface="a""#) && html.contains(">one</p>"),
+                "{body:?}: {html}"
+            );
+            let broken = body.replace("{\"data\"", "not json {\"data\"");
+            let issues = validate_markdown(&broken, &catalog);
+            let at: Vec<_> = issues.iter().map(|i| (i.code, i.line)).collect();
+            assert_eq!(
+                at,
+                [("invalid_line", Some(3)), ("missing_data", Some(4))],
+                "{broken:?}"
+            );
+            let out = render_markdown(&broken, &catalog, Options::default());
+            assert_eq!((out.html, out.issues), (None, issues));
+        }
+    }
+    // Mixed endings in one body.
+    let body = [
+        "\u{feff}", lines[0], "\r", lines[1], "\r\n", lines[2], "\n", lines[3], "\r", lines[4],
+    ]
+    .concat();
+    assert_eq!(read_body(&body).surfaces.len(), 1);
+    assert!(render_markdown(&body, &catalog, Options::default())
+        .html
+        .is_some_and(|h| h.contains(">one</p>")));
+}
+
 #[test]
 fn asset_sources_are_written_as_the_validator_reads_them() {
     for (src, written) in [

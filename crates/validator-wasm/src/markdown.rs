@@ -1,13 +1,15 @@
-//! Surfaces in markdown bodies (SPEC.md section 8): find the fences (with
-//! core's fence grammar, shared with the streaming parser), assemble each
-//! surface line by line, and check the body.
+//! Surfaces in markdown bodies (SPEC.md section 8): cut the body into lines
+//! and find the fences (with core's line splitter and fence grammar, shared
+//! with the streaming parser: a leading byte order mark is skipped, and a
+//! lone `\r` ends a line as `\n` and `\r\n` do), assemble each surface line
+//! by line, and check the body.
 
 use crate::catalog::Catalog;
 use crate::issue::Issue;
 use crate::surface::{data_too_large, validate_surface_in, Place, MAX_DATA_BYTES};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
-use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info};
+use surfaces_core::fence::{lines, opening_fence, surface_info};
 use surfaces_core::pointer;
 
 pub use crate::surface::MAX_SURFACES;
@@ -57,9 +59,8 @@ pub fn read_body(text: &str) -> Body {
     let mut state = State::Prose;
     let mut seen_ids = HashSet::new();
     let mut fences = 0;
-    for (n, raw) in text.split('\n').enumerate() {
+    for (n, line) in lines(text).enumerate() {
         let line_no = n + 1;
-        let line = strip_line_ending(raw);
         state = match state {
             State::Prose => match opening_fence(line) {
                 None => State::Prose,
