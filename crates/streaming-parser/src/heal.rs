@@ -24,6 +24,10 @@ pub const INCOMPLETE_LINK: &str = "streamdown:incomplete-link";
 
 /// How many openers are tracked; deeper ones are left as text.
 const MAX_OPEN: usize = 64;
+/// An emphasis run longer than this is read as text, a code span opened by
+/// a longer run is hidden while open, and a link URL's parentheses are
+/// closed up to this depth, so that a closer stays short.
+const MAX_RUN: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Open {
@@ -191,6 +195,7 @@ fn right_flanking(before: char, after: char) -> bool {
 impl Inline {
     /// Reads `text`, the next part of the block.
     pub fn feed(&mut self, text: &str) {
+        crate::work::read(text.len());
         for c in text.chars() {
             self.step(c);
         }
@@ -431,7 +436,7 @@ impl Inline {
         }
         // What is left of the run starts after the part that closed.
         let start = leftover(run, left);
-        if left > 0 && !(can_open && (run.ch != '~' || left == 2)) {
+        if left > 0 && !(can_open && (run.ch != '~' || left == 2) && left <= MAX_RUN) {
             self.inert = Some((self.pos, start));
         } else if left > 0 {
             self.push(Entry {
@@ -481,7 +486,7 @@ impl Inline {
                         end.at = end.solid.max(open_end);
                     }
                 }
-                if pending == 0 && end.at <= open_end {
+                if ticks > MAX_RUN || (pending == 0 && end.at <= open_end) {
                     // Nothing inside yet: the closer would only lengthen
                     // the opener's run.
                     end = start;
@@ -519,7 +524,7 @@ impl Inline {
             Mode::Url { image, depth } => match image {
                 Some(start) => end = start,
                 None => {
-                    push_n(&mut suffix, ')', depth + 1);
+                    push_n(&mut suffix, ')', MAX_RUN.min(depth + 1));
                     trim = false;
                 }
             },

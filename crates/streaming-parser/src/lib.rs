@@ -82,6 +82,25 @@ mod utf8;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
+/// Counts the bytes the markdown reader scans, so that a test can check the
+/// work per chunk is proportional to the chunk (a no-op outside tests).
+#[cfg(test)]
+mod work {
+    use core::cell::Cell;
+    std::thread_local!(static READ: Cell<usize> = const { Cell::new(0) });
+    pub fn read(n: usize) {
+        READ.with(|r| r.set(r.get() + n));
+    }
+    pub fn take() -> usize {
+        READ.with(|r| r.replace(0))
+    }
+}
+#[cfg(not(test))]
+mod work {
+    #[inline(always)]
+    pub fn read(_: usize) {}
+}
+
 pub use heal::INCOMPLETE_LINK;
 pub use jsonl::JsonlStream;
 pub use markdown::{Kind, MarkdownStream};

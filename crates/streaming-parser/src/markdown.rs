@@ -20,16 +20,21 @@
 //! This module reads; `view` (a submodule) says what a reader sees: each
 //! block as JSON, the document, and the change protocol.
 
+use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
-use serde_json::Value;
-use surfaces_core::fence::{opening_fence, strip_line_ending, surface_info, FenceChar};
+use core::cell::Cell;
+use serde_json::{json, Value};
+use surfaces_core::fence::{
+    opening_fence, strip_line_ending, surface_info, FenceChar, OpeningFence,
+};
 
 use crate::directive;
 use crate::heal::Inline;
 use crate::surface::{self, Refusal, Surface};
 use crate::utf8::Decoder;
+use crate::work;
 use validator_wasm::Catalog;
 
 mod view;
@@ -39,8 +44,11 @@ use view::Seen;
 const UNDECIDED_LIMIT: usize = 32;
 /// Line starts of the open prose block whose healing state is kept.
 const LINE_STATES: usize = 256;
-/// A tentative closing fence longer than this is not checked before its end.
-const CLOSER_PROBE_LIMIT: usize = 256;
+/// An unfinished opener or closing line is read only in its first this
+/// many bytes until it ends (its role, language, name, id); a fence longer
+/// than this gets no closer when healed (CommonMark ends an unclosed fence
+/// at the end of the text).
+const PROBE_LIMIT: usize = 256;
 
 /// The kind of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,11 +84,10 @@ struct Block {
     heading: bool,
     list: bool,
     fence: Option<(FenceChar, usize)>,
-    lang: Option<String>,
-    surface_id: Option<String>,
-    catalog: Option<String>,
+    /// What the reader is told of the block's opening line: `lang`, `id`
+    /// and `catalog`, or `name` (shared with what the reader was told).
+    head: Arc<Value>,
     surface: Option<Surface>,
-    name: Option<String>,
     /// Open containers inside a container directive (1 while it is open).
     depth: usize,
 }
@@ -95,11 +102,8 @@ impl Block {
             heading: false,
             list: false,
             fence: None,
-            lang: None,
-            surface_id: None,
-            catalog: None,
+            head: Arc::new(json!({})),
             surface: None,
-            name: None,
             depth: 0,
         }
     }
@@ -128,10 +132,12 @@ enum Role {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Candidate {
-    /// An opening fence; a backtick after `info_from` makes it prose.
+    /// An opening fence of `len` markers after `indent` spaces (a backtick
+    /// in the info after a backtick fence makes it prose).
     Fence {
-        backtick: bool,
-        info_from: usize,
+        marker: FenceChar,
+        indent: usize,
+        len: usize,
     },
     Leaf,
     Container,
@@ -161,8 +167,15 @@ pub struct MarkdownStream {
     inline: Inline,
     /// The healing state at the start of each line of the open prose
     /// block's last paragraphs (block offset, state), most recent last.
-    lines: Vec<(usize, Inline)>,
+    lines: VecDeque<(usize, Inline)>,
     seen: Vec<Seen>,
+    /// Where the healed view of the open block was last cut, and where its
+    /// text last ended: `(block start, offset, UTF-16 units before it)`, so
+    /// a reader's `drop` is counted from there, not from the block's start.
+    units: [Cell<(usize, usize, usize)>; 2],
+    /// Whether the visible part of a cut line read as another block, for
+    /// `(line start, cut)` in the input: it stays so while the cut stays.
+    reclassified: Cell<(usize, usize, bool)>,
     /// The input ended ([`MarkdownStream::end_input`]).
     finished: bool,
     /// [`MarkdownStream::finish`] ran: the last prose block is complete.
@@ -182,8 +195,10 @@ impl Default for MarkdownStream {
             role: Role::Undecided,
             pending_blank: String::new(),
             inline: Inline::default(),
-            lines: Vec::new(),
+            lines: VecDeque::new(),
             seen: Vec::new(),
+            units: Default::default(),
+            reclassified: Cell::new((usize::MAX, 0, false)),
             finished: false,
             completed: false,
             catalog: Catalog::builtin(),
@@ -286,6 +301,11 @@ impl MarkdownStream {
         let before = self.line.len();
         self.line.push_str(segment);
         match self.role {
+            // A line still undecided past this length is blank so far (see
+            // `classify`): more white space leaves it so.
+            Role::Undecided if before > UNDECIDED_LIMIT + 3 && segment.trim().is_empty() => {
+                work::read(segment.len());
+            }
             Role::Undecided => {
                 if let Some(class) = classify(&self.line, false) {
                     self.take_class(class);
@@ -293,19 +313,23 @@ impl MarkdownStream {
             }
             Role::Prose => self.inline.feed(segment),
             Role::Candidate(Candidate::Fence {
-                backtick: true,
-                mut info_from,
+                marker,
+                indent,
+                mut len,
             }) => {
-                if before == info_from {
+                work::read(segment.len());
+                if before == indent + len {
                     // The fence run may still be growing.
-                    info_from += segment.bytes().take_while(|b| *b == b'`').count();
+                    len += segment.bytes().take_while(|b| *b == marker.byte()).count();
                     self.role = Role::Candidate(Candidate::Fence {
-                        backtick: true,
-                        info_from,
+                        marker,
+                        indent,
+                        len,
                     });
                 }
-                let from = before.max(info_from);
-                if self.line.get(from..).is_some_and(|info| info.contains('`')) {
+                let from = before.max(indent + len);
+                let info = self.line.get(from..).unwrap_or_default();
+                if marker == FenceChar::Backtick && info.contains('`') {
                     self.attach_prose(false);
                 }
             }
@@ -350,9 +374,9 @@ impl MarkdownStream {
         }
         let start = self.blocks.last().map_or(0, |b| b.text.len());
         if self.lines.len() >= LINE_STATES {
-            self.lines.remove(0);
+            self.lines.pop_front();
         }
-        self.lines.push((start, self.inline.clone()));
+        self.lines.push_back((start, self.inline.clone()));
         self.inline.feed(&self.line);
         self.role = Role::Prose;
     }
@@ -434,13 +458,14 @@ impl MarkdownStream {
                 };
                 let mut block = Block::new(kind, self.line_start);
                 block.fence = Some((open.marker, open.len));
-                block.lang = open.lang().map(String::from);
+                block.head = Arc::new(json!({"lang": open.lang()}));
                 if kind == Kind::Surface {
                     let mut refusal = None;
+                    let (mut id, mut catalog) = (None, None);
                     match surface_info(&open) {
                         Some(Ok(info)) => {
-                            block.surface_id = Some(info.id);
-                            block.catalog = info.catalog;
+                            id = Some(info.id);
+                            catalog = info.catalog;
                         }
                         Some(Err(e)) => {
                             refusal = Some(Refusal {
@@ -452,33 +477,30 @@ impl MarkdownStream {
                         }
                         None => {}
                     }
-                    let mut body = Surface::new(
-                        block.surface_id.clone(),
-                        block.catalog.clone(),
-                        self.line_no,
-                    );
+                    block.head = Arc::new(json!({"id": id, "catalog": catalog}));
+                    let mut body = Surface::new(id, catalog, self.line_no);
                     body.refused.extend(refusal);
                     block.surface = Some(body);
                 }
                 self.push_block(block);
             }
             Candidate::Leaf => {
-                let Some(name) = directive::leaf(line).map(String::from) else {
+                let Some(name) = directive::leaf(line) else {
                     self.attach_prose(false);
                     return self.end_prose_line();
                 };
                 let mut block = Block::new(Kind::Directive, self.line_start);
-                block.name = Some(name);
+                block.head = Arc::new(json!({ "name": name }));
                 block.closed = true;
                 self.push_block(block);
             }
             Candidate::Container => {
-                let Some(name) = directive::container_open(line).map(String::from) else {
+                let Some(name) = directive::container_open(line) else {
                     self.attach_prose(false);
                     return self.end_prose_line();
                 };
                 let mut block = Block::new(Kind::Directive, self.line_start);
-                block.name = Some(name);
+                block.head = Arc::new(json!({ "name": name }));
                 block.depth = 1;
                 self.push_block(block);
             }
@@ -531,7 +553,7 @@ impl MarkdownStream {
 
     /// Whether the unfinished body line would close the open block.
     fn line_closes(&self, b: &Block) -> bool {
-        if self.role != Role::Body || self.line.len() > CLOSER_PROBE_LIMIT {
+        if self.role != Role::Body || self.line.len() > PROBE_LIMIT {
             return false;
         }
         let line = strip_line_ending(&self.line);
@@ -542,16 +564,41 @@ impl MarkdownStream {
     }
 }
 
-fn push_fence(out: &mut String, marker: FenceChar, len: usize) {
-    for _ in 0..len {
-        out.push(char::from(marker.byte()));
+/// What heals an open fence of `len` markers: a closing fence on a line of
+/// its own (after a line break when `after_line`), or nothing for a fence
+/// longer than [`PROBE_LIMIT`].
+fn fence_closer(marker: FenceChar, len: usize, after_line: bool) -> String {
+    let mut out = String::new();
+    if len <= PROBE_LIMIT {
+        if after_line {
+            out.push('\n');
+        }
+        for _ in 0..len {
+            out.push(char::from(marker.byte()));
+        }
     }
+    out
 }
 
 fn closes_fence(marker: FenceChar, len: usize, line: &str) -> bool {
-    let mut opener = String::new();
-    push_fence(&mut opener, marker, len);
-    opening_fence(&opener).is_some_and(|open| open.is_closed_by(line))
+    work::read(line.len());
+    let open = OpeningFence {
+        marker,
+        len,
+        indent: 0,
+        info: "",
+    };
+    open.is_closed_by(line)
+}
+
+/// The first `limit` bytes of `text` (fewer, to end on a character).
+fn probe(text: &str, limit: usize) -> &str {
+    let mut end = limit.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    work::read(end);
+    text.get(..end).unwrap_or_default()
 }
 
 /// Whether a prose line cut short for display would read as another kind
@@ -590,6 +637,7 @@ fn is_list_item(line: &str) -> bool {
 /// The role of a line in prose context from what has arrived of it;
 /// `None` while too short to tell. `complete`: the line has ended.
 fn classify(line: &str, complete: bool) -> Option<Class> {
+    work::read(line.len());
     let body = strip_line_ending(line);
     if body.trim().is_empty() {
         return complete.then_some(Class::Blank);
@@ -615,9 +663,15 @@ fn classify(line: &str, complete: bool) -> Option<Class> {
                 if opening_fence(body).is_none() {
                     return Some(Class::Prose);
                 }
+                let marker = if first == b'`' {
+                    FenceChar::Backtick
+                } else {
+                    FenceChar::Tilde
+                };
                 Some(Class::Candidate(Candidate::Fence {
-                    backtick: first == b'`',
-                    info_from: spaces + run,
+                    marker,
+                    indent: spaces,
+                    len: run,
                 }))
             } else if rest.is_empty() && undecided().is_some() {
                 None
@@ -697,7 +751,7 @@ mod tests {
         assert!(matches!(
             classify("~~~", false),
             Some(Class::Candidate(Candidate::Fence {
-                backtick: false,
+                marker: FenceChar::Tilde,
                 ..
             }))
         ));
@@ -910,5 +964,134 @@ mod tests {
         assert_eq!(heal("x ![i"), "x ");
         assert_eq!(heal("```\ncode"), "```\ncode\n```");
         assert_eq!(heal(""), "");
+    }
+}
+
+/// The work per chunk is proportional to the chunk (SPEC.md section 11):
+/// every line shape the reader knows, written long and fed in 16-byte
+/// chunks, costs (in bytes scanned) about twice as much for twice the text.
+#[cfg(test)]
+mod linear {
+    use super::*;
+
+    /// `(prefix, unit)`: the text is the prefix, then the unit repeated.
+    const SHAPES: &[(&str, &str)] = &[
+        ("", "word "),
+        ("```js ", "a"),
+        ("```", "a"),
+        ("~~~ ", "a"),
+        ("```surface ", "{\"id\":"),
+        ("", "`"),
+        ("", "~"),
+        ("", "*"),
+        ("", "_"),
+        ("", "* "),
+        ("", "-"),
+        ("", "- "),
+        ("", "#"),
+        ("# ", "a"),
+        ("", "|"),
+        ("", ">"),
+        ("", "["),
+        ("", "]"),
+        ("", ":"),
+        ("::x", "a"),
+        ("::x[", "a"),
+        ("::x{", "a"),
+        (":::x ", "a"),
+        (":::x{", "a"),
+        ("", "$"),
+        ("$$", "a"),
+        ("", "="),
+        ("", "+"),
+        ("", "<"),
+        ("<div ", "a"),
+        ("a `", "a"),
+        ("a ", "`"),
+        ("a `b", "`"),
+        ("[", "a"),
+        ("[a](", "a"),
+        ("[a](", "("),
+        ("*", "a"),
+        ("", "*a"),
+        ("a ", "*"),
+        ("**", "a "),
+        ("![", "a"),
+        ("![", "é"),
+        ("<", "é"),
+        ("", " "),
+        ("", "\t"),
+        ("   ", "\t"),
+        ("", "\\"),
+        ("", "!"),
+        ("```a`b ", "![x"),
+        ("```a`b ", "x *"),
+        ("::x{a} ", " *"),
+        ("[a]: ", "x"),
+        ("    ", "a"),
+        ("1", "0"),
+        ("- ", "a"),
+        ("| a ", "| b "),
+        ("> ", "> a"),
+        ("", "a\n"),
+        ("", "a\n\n"),
+        ("", "**a\n"),
+        ("a\n", "-"),
+        ("![", "a\n"),
+        ("```\n", "a"),
+        ("```\n", "a\n"),
+        ("```\n", "`"),
+        ("```\n", " "),
+        ("", "`````\n"),
+        (":::x\n", "a"),
+        (":::x\n", ":"),
+        (":::x\n", "::x\n"),
+        (
+            "```surface {\"id\":\"s\"}\n",
+            "{\"id\":\"a\",\"component\":\"Text\"}\n",
+        ),
+        (
+            "```surface {\"id\":\"s\"}\n{\"id\":\"t\",\"props\":{\"text\":\"",
+            "a",
+        ),
+        (
+            "```surface {\"id\":\"s\"}\n{\"id\":\"t\",\"props\":{\"text\":",
+            "[",
+        ),
+        ("```surface {\"id\":\"s\"}\n", " "),
+        ("$$\n", "a"),
+        ("<!--", "a"),
+        ("```", "`"),
+        ("~~~~", "~"),
+    ];
+
+    fn cost(prefix: &str, unit: &str, n: usize) -> usize {
+        let mut text = String::from(prefix);
+        while text.len() < n {
+            text.push_str(unit);
+        }
+        work::take();
+        let mut stream = MarkdownStream::new();
+        for chunk in text.as_bytes().chunks(16) {
+            stream.push_bytes(chunk);
+        }
+        stream.finish();
+        work::take()
+    }
+
+    #[test]
+    fn every_line_shape_costs_its_length() {
+        const N: usize = 32 * 1024;
+        let mut slow = Vec::new();
+        for (prefix, unit) in SHAPES {
+            let (once, twice) = (cost(prefix, unit, N), cost(prefix, unit, 2 * N));
+            if twice > once * 5 / 2 {
+                slow.push((prefix, unit, once, twice));
+            }
+        }
+        assert!(
+            slow.is_empty(),
+            "(prefix, unit, work for N, for 2N): {slow:?}"
+        );
     }
 }

@@ -191,12 +191,17 @@ impl Surface {
 /// An id or component name is shown only once its string is complete (and
 /// an id only if valid); a cut string in props only under a display key.
 pub fn ghost(line: &str) -> Option<Value> {
+    if line.len() > GHOST_LIMIT {
+        // Past the limit only its first byte after white space is read.
+        crate::work::read(GHOST_LIMIT);
+        let mut head = line.bytes().take(GHOST_LIMIT);
+        return (head.find(|b| !b.is_ascii_whitespace()) == Some(b'{'))
+            .then(|| json!({"partial": true, "code": "ghost_too_large"}));
+    }
+    crate::work::read(line.len());
     let line = line.trim_start();
     if !line.starts_with('{') {
         return None;
-    }
-    if line.len() > GHOST_LIMIT {
-        return Some(json!({"partial": true, "code": "ghost_too_large"}));
     }
     let members = top_members(line, is_display_key)?;
     let mut out = Map::new();

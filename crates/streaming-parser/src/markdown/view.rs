@@ -6,7 +6,7 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde_json::{json, Map, Value};
+use serde_json::Map;
 
 use super::*;
 
@@ -22,12 +22,13 @@ pub(super) struct Seen {
     /// counts, so an unchanged heal needs no resending), and the suffix added.
     heal: Option<(usize, String)>,
     components: usize,
+    held: usize,
     refused: usize,
     flags: usize,
     checked: bool,
     data_revision: usize,
     ghost: Option<Value>,
-    head: Value,
+    head: Arc<Value>,
 }
 
 impl MarkdownStream {
@@ -58,27 +59,13 @@ impl MarkdownStream {
         let (stored, line) = self.parts(i)?;
         let text_len = stored.len() + line.len();
         let last = i + 1 == self.view_len();
-        let mut head = Map::new();
-        let (kind, complete, mut heal, mut ghost) = match self.blocks.get(i) {
+        let (kind, complete, mut heal, mut ghost, head) = match self.blocks.get(i) {
             Some(b) => {
                 let complete = match b.kind {
                     Kind::Prose => b.closed || !last || self.completed,
                     _ => b.closed || (last && self.line_closes(b)),
                 };
                 let heal = (!complete).then(|| self.heal_block(b, stored, line));
-                match b.kind {
-                    Kind::Code => {
-                        head.insert("lang".into(), json!(b.lang));
-                    }
-                    Kind::Surface => {
-                        head.insert("id".into(), json!(b.surface_id));
-                        head.insert("catalog".into(), json!(b.catalog));
-                    }
-                    Kind::Directive => {
-                        head.insert("name".into(), json!(b.name));
-                    }
-                    Kind::Prose => {}
-                }
                 // No ghost once the text ended, nor in a fence whose info was
                 // refused (its body is not read).
                 let read = b.surface.as_ref().is_some_and(|s| s.fence.is_some());
@@ -87,11 +74,11 @@ impl MarkdownStream {
                 } else {
                     None
                 };
-                (b.kind, complete, heal, ghost)
+                (b.kind, complete, heal, ghost, Arc::clone(&b.head))
             }
             None => {
-                let (kind, complete, heal) = self.candidate_view(line, &mut head);
-                (kind, complete, heal, None)
+                let (kind, complete, heal, head) = self.candidate_view(line);
+                (kind, complete, heal, None, Arc::new(head))
             }
         };
         if complete {
@@ -106,17 +93,18 @@ impl MarkdownStream {
             kind,
             text_len,
             complete,
-            heal: heal.as_ref().map(|(cut, suffix)| {
-                let hidden = text_len.saturating_sub(*cut);
-                (self.tail_units(i, hidden), suffix.clone())
+            heal: heal.map(|(cut, suffix)| {
+                let cut = self.units_at(i, text_len.min(cut), &self.units[0]);
+                (self.units_at(i, text_len, &self.units[1]) - cut, suffix)
             }),
             components: body.map_or(0, |s| s.components.len()),
+            held: body.map_or(0, |s| s.held.len()),
             refused: body.map_or(0, |s| s.refused.len()),
             flags: body.map_or(0, |s| s.flags.len()),
             checked: body.is_some_and(|s| s.issues.is_some()),
             data_revision: body.map_or(0, |s| s.data_revision),
             ghost,
-            head: Value::Object(head),
+            head,
         };
         Some(seen)
     }
@@ -129,6 +117,7 @@ impl MarkdownStream {
         out.insert("block".into(), json!(i));
         out.insert("kind".into(), json!(kind.name()));
         out.insert("complete".into(), json!(seen.complete));
+        work::read(seen.text_len);
         let mut text = String::with_capacity(seen.text_len);
         text.push_str(stored);
         text.push_str(line);
@@ -139,7 +128,7 @@ impl MarkdownStream {
             out.insert("healed".into(), json!(healed));
         }
         out.insert("text".into(), json!(text));
-        if let Value::Object(head) = &seen.head {
+        if let Value::Object(head) = &*seen.head {
             out.extend(head.clone());
         }
         let body = self.blocks.get(i).and_then(|b| b.surface.as_ref());
@@ -167,46 +156,52 @@ impl MarkdownStream {
         Some(Value::Object(out))
     }
 
-    /// The tentative block of an opener line that has not ended.
-    fn candidate_view(
-        &self,
-        line: &str,
-        head: &mut Map<String, Value>,
-    ) -> (Kind, bool, Option<(usize, String)>) {
-        let line_body = strip_line_ending(line);
+    /// The tentative block of an opener line that has not ended, read in
+    /// its first [`PROBE_LIMIT`] bytes (a name, language or id not whole
+    /// there shows once the line ends): kind, complete, heal and head.
+    fn candidate_view(&self, line: &str) -> (Kind, bool, Option<(usize, String)>, Value) {
+        let whole = line.len() <= PROBE_LIMIT;
         match self.role {
-            Role::Candidate(Candidate::Fence { .. }) => {
-                let open = opening_fence(line_body);
-                let surface = open.is_some_and(|o| o.is_surface());
-                let kind = if surface { Kind::Surface } else { Kind::Code };
-                let info = open.as_ref().and_then(surface_info).and_then(Result::ok);
-                if surface {
-                    head.insert("id".into(), json!(info.as_ref().map(|i| &i.id)));
-                    head.insert(
-                        "catalog".into(),
-                        json!(info.as_ref().and_then(|i| i.catalog.as_ref())),
-                    );
+            Role::Candidate(Candidate::Fence {
+                marker,
+                indent,
+                len,
+            }) => {
+                let after = line.get(indent + len..).unwrap_or_default();
+                let info = probe(after, PROBE_LIMIT);
+                let whole = info.len() == after.len();
+                let open = OpeningFence {
+                    marker,
+                    len,
+                    indent,
+                    info: strip_line_ending(info).trim_matches([' ', '\t']),
+                };
+                // The first word is the language once white space follows.
+                let lang = open.lang().filter(|l| whole || open.info.len() > l.len());
+                let heal = Some((line.len(), fence_closer(marker, len, true)));
+                if lang == Some("surface") {
+                    let info = surface_info(&open).and_then(Result::ok).filter(|_| whole);
+                    let catalog = info.as_ref().and_then(|i| i.catalog.as_ref());
+                    let head = json!({"id": info.as_ref().map(|i| &i.id), "catalog": catalog});
+                    (Kind::Surface, false, heal, head)
                 } else {
-                    head.insert("lang".into(), json!(open.and_then(|o| o.lang())));
+                    (Kind::Code, false, heal, json!({ "lang": lang }))
                 }
-                let mut suffix = String::from("\n");
-                if let Some(o) = open {
-                    push_fence(&mut suffix, o.marker, o.len);
-                }
-                (kind, false, Some((line.len(), suffix)))
             }
             _ => {
-                let name =
-                    directive::leaf(line_body).or_else(|| directive::container_open(line_body));
+                let head = strip_line_ending(probe(line, PROBE_LIMIT));
+                let name = directive::leaf(head)
+                    .or_else(|| directive::container_open(head))
+                    .filter(|_| whole);
                 let leaf = self.role == Role::Candidate(Candidate::Leaf);
-                head.insert("name".into(), json!(name));
                 let complete = leaf && name.is_some();
                 let suffix = if leaf || name.is_none() {
                     String::new()
                 } else {
                     String::from("\n:::")
                 };
-                (Kind::Directive, complete, Some((line.len(), suffix)))
+                let heal = Some((line.len(), suffix));
+                (Kind::Directive, complete, heal, json!({ "name": name }))
             }
         }
     }
@@ -226,12 +221,24 @@ impl MarkdownStream {
                     else {
                         break;
                     };
-                    let visible = if *start >= stored.len() {
-                        line.get(start - stored.len()..cut - stored.len())
-                    } else {
-                        stored.get(*start..cut)
+                    let key = (b.start + start, b.start + cut);
+                    let again = match self.reclassified.get() {
+                        (at, to, again) if (at, to) == key => again,
+                        _ => {
+                            let visible = if *start >= stored.len() {
+                                line.get(start - stored.len()..cut - stored.len())
+                            } else {
+                                stored.get(*start..cut)
+                            };
+                            // Past its first bytes a line is not read again: if
+                            // those would read as another block, it is hidden.
+                            let visible = visible.map(|v| probe(v, PROBE_LIMIT));
+                            let again = visible.is_some_and(|v| reclassifies(v, b));
+                            self.reclassified.set((key.0, key.1, again));
+                            again
+                        }
                     };
-                    if !visible.is_some_and(|v| reclassifies(v, b)) {
+                    if !again {
                         break;
                     }
                     let (c, s) = state.heal();
@@ -241,13 +248,9 @@ impl MarkdownStream {
                 (cut, suffix)
             }
             Kind::Code | Kind::Surface => {
-                let mut suffix = String::new();
-                if !line.is_empty() {
-                    suffix.push('\n');
-                }
-                if let Some((marker, n)) = b.fence {
-                    push_fence(&mut suffix, marker, n);
-                }
+                let suffix = b.fence.map_or_else(String::new, |(marker, n)| {
+                    fence_closer(marker, n, !line.is_empty())
+                });
                 (len, suffix)
             }
             Kind::Directive => {
@@ -342,10 +345,34 @@ impl MarkdownStream {
         }
     }
 
-    /// The UTF-16 code units of the last `n` bytes of block `i`'s text.
-    fn tail_units(&self, i: usize, n: usize) -> usize {
-        let (stored, line) = self.tail_parts(i, n);
-        stored.encode_utf16().count() + line.encode_utf16().count()
+    /// The UTF-16 code units of block `i`'s text before byte `at`,
+    /// counted on from where `cache` last was in that block: a cut that stays
+    /// costs nothing, one that moves costs the distance.
+    fn units_at(&self, i: usize, at: usize, cache: &Cell<(usize, usize, usize)>) -> usize {
+        let Some((stored, line)) = self.parts(i) else {
+            return 0;
+        };
+        let start = self.blocks.get(i).map_or(self.line_start, |b| b.start);
+        let (from, units) = match cache.get() {
+            (s, from, units) if s == start && from <= stored.len() + line.len() => (from, units),
+            _ => (0, 0),
+        };
+        let count = |a: usize, b: usize| {
+            work::read(b - a);
+            let (n, l) = (stored.len(), line.len());
+            let part = |t: &str, a: usize, b: usize| {
+                t.get(a.min(t.len())..b.min(t.len()))
+                    .map_or(0, |p| p.encode_utf16().count())
+            };
+            part(stored, a, b) + part(line, a.saturating_sub(n), b.saturating_sub(n).min(l))
+        };
+        let units = if at >= from {
+            units + count(from, at)
+        } else {
+            units - count(at, from)
+        };
+        cache.set((start, at, units));
+        units
     }
 
     fn update(&self, i: usize, old: &Seen, new: &Seen) -> Value {
@@ -363,7 +390,7 @@ impl MarkdownStream {
             change.insert("heal".into(), self.heal_json(&new.heal));
         }
         if old.head != new.head {
-            if let Value::Object(head) = &new.head {
+            if let Value::Object(head) = &*new.head {
                 change.extend(head.clone());
             }
         }
@@ -372,8 +399,8 @@ impl MarkdownStream {
             if new.components != old.components {
                 let fresh = s.components.get(old.components..).unwrap_or_default();
                 change.insert("components".into(), json!(fresh));
-                change.insert("held".into(), held_ids(s));
-            } else if !s.held.is_empty() {
+            }
+            if new.components != old.components || new.held != old.held {
                 change.insert("held".into(), held_ids(s));
             }
             if new.refused != old.refused {
