@@ -1,9 +1,11 @@
-//! What the commands share in reading their input: options, files, the
-//! catalog, and which files are markdown bodies.
+//! What the commands share in reading their input: options, files and
+//! standard input (each read as far as the largest document and no
+//! further), the catalog, and which files are markdown bodies.
 
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::process::ExitCode;
-use validator_wasm::Catalog;
+use validator_wasm::surface::MAX_DOCUMENT_BYTES;
+use validator_wasm::{parse_document, Catalog, Issue};
 
 /// Writes `text` to standard output and ends with `code`. A reader that
 /// stopped reading (`surfaces validate big.json | head -c1`) is no error;
@@ -32,31 +34,97 @@ pub fn is_markdown(file: &str) -> bool {
 /// Bad usage or unreadable input: the one-line message for standard error.
 pub struct Usage(pub String);
 
-pub fn finish(command: &str, result: Result<(String, bool), Usage>) -> ExitCode {
+/// Why a command printed nothing on standard output.
+pub enum Failure {
+    /// Bad usage or unreadable input (exit 2).
+    Usage(Usage),
+    /// Input the validator refuses (`document_too_large`, `invalid_json`)
+    /// where the command has no issue list to print it in: exit 1, as
+    /// `surfaces validate` exits on the same input.
+    Refused(String, Issue),
+}
+
+impl From<Usage> for Failure {
+    fn from(usage: Usage) -> Failure {
+        Failure::Usage(usage)
+    }
+}
+
+pub fn finish(command: &str, result: Result<(String, bool), Failure>) -> ExitCode {
     match result {
         Ok((output, ok)) => write_out(
             &[&output, "\n"].concat(),
             ExitCode::from(if ok { 0 } else { 1 }),
         ),
-        Err(usage) => fail(command, usage),
+        Err(failure) => fail(command, failure),
     }
 }
 
-/// Bad usage or unreadable input: one line on standard error, exit 2.
-pub fn fail(command: &str, Usage(message): Usage) -> ExitCode {
-    eprintln!("surfaces {command}: {message}");
-    ExitCode::from(2)
+/// One line on standard error: exit 2 for bad usage or unreadable input;
+/// exit 1 with the issue's code for refused input
+/// (`surfaces heal: standard input: document_too_large: ...`).
+pub fn fail(command: &str, failure: impl Into<Failure>) -> ExitCode {
+    match failure.into() {
+        Failure::Usage(Usage(message)) => {
+            eprintln!("surfaces {command}: {message}");
+            ExitCode::from(2)
+        }
+        Failure::Refused(input, issue) => {
+            eprintln!(
+                "surfaces {command}: {input}: {}: {}",
+                issue.code, issue.message
+            );
+            ExitCode::from(1)
+        }
+    }
 }
 
+/// Reads `source` (named `name` in messages) up to one byte past
+/// [`MAX_DOCUMENT_BYTES`] and no further: the validator refuses any longer
+/// document, so that prefix is all a command needs, and no input (a huge
+/// file, an endless pipe) makes the command hold more.
+pub fn read_bytes(source: impl Read, name: &str) -> Result<Vec<u8>, Usage> {
+    let mut bytes = Vec::new();
+    source
+        .take(MAX_DOCUMENT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+    Ok(bytes)
+}
+
+/// Text that the validator refuses for its size alone, with the
+/// validator's issue (`document_too_large`, from [`parse_document`], which
+/// reads no further when the text is too large): heal and stream refuse
+/// what `surfaces validate` refuses so.
+pub fn too_large(name: &str, text: &str) -> Result<(), Failure> {
+    if text.len() <= MAX_DOCUMENT_BYTES {
+        return Ok(());
+    }
+    parse_document(text)
+        .map(drop)
+        .map_err(|issue| Failure::Refused(name.to_string(), issue))
+}
+
+/// A file as text. Text longer than [`MAX_DOCUMENT_BYTES`] is its first
+/// bytes (lossily decoded: only its length matters), which the validator
+/// refuses as `document_too_large`; shorter text must be UTF-8.
 pub fn read(path: &str) -> Result<String, Usage> {
-    std::fs::read_to_string(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))
+    let file = std::fs::File::open(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
+    let bytes = read_bytes(file, path)?;
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    String::from_utf8(bytes).map_err(|e| Usage(format!("cannot read {path}: {e}")))
 }
 
 pub fn load_catalog(path: Option<&str>) -> Result<Catalog, Usage> {
     match path {
         None => Ok(Catalog::default_blog()),
         Some(p) => {
-            Catalog::from_json(&read(p)?).map_err(|e| Usage(format!("cannot use catalog {p}: {e}")))
+            // A catalog is the user's own file, not a document: read whole.
+            let text =
+                std::fs::read_to_string(p).map_err(|e| Usage(format!("cannot read {p}: {e}")))?;
+            Catalog::from_json(&text).map_err(|e| Usage(format!("cannot use catalog {p}: {e}")))
         }
     }
 }

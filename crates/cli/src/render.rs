@@ -6,7 +6,7 @@
 //! printed as JSON (`{"ok": false, "file", "issues"}`) and the exit code
 //! is 1.
 
-use crate::input::{is_markdown, load_catalog, option, options, read, write_out, Usage};
+use crate::input::{fail, is_markdown, load_catalog, option, options, read, write_out, Usage};
 use std::process::ExitCode;
 use validator_wasm::issues_json;
 
@@ -26,10 +26,7 @@ pub fn run(args: &[String]) -> ExitCode {
     match execute(args) {
         Outcome::Html(html) => write_out(&html, ExitCode::SUCCESS),
         Outcome::Refused(json) => write_out(&[&json, "\n"].concat(), ExitCode::from(1)),
-        Outcome::Failed(problem) => {
-            eprintln!("surfaces render: {problem}");
-            ExitCode::from(2)
-        }
+        Outcome::Failed(problem) => fail("render", Usage(problem)),
     }
 }
 

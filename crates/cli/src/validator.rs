@@ -1,7 +1,9 @@
 //! `surfaces validate`, `surfaces patch` and `surfaces prompt` (SPEC.md
 //! section 9), over the validator crate.
 
-use crate::input::{finish, is_markdown, load_catalog, option, options, read, write_out, Usage};
+use crate::input::{
+    fail, finish, is_markdown, load_catalog, option, options, read, write_out, Failure, Usage,
+};
 use serde_json::{json, Value};
 use std::process::ExitCode;
 use validator_wasm::markdown::validate_markdown;
@@ -14,12 +16,10 @@ pub fn validate(args: &[String]) -> ExitCode {
     finish("validate", validate_files(args))
 }
 
-fn validate_files(args: &[String]) -> Result<(String, bool), Usage> {
+fn validate_files(args: &[String]) -> Result<(String, bool), Failure> {
     let (opts, files) = options(args, &["catalog"], &[])?;
     if files.is_empty() {
-        return Err(Usage(
-            "usage: surfaces validate [--catalog FILE] FILE...".into(),
-        ));
+        return Err(Usage("usage: surfaces validate [--catalog FILE] FILE...".into()).into());
     }
     let catalog = load_catalog(option(&opts, "catalog"))?;
     let mut reports = Vec::new();
@@ -43,24 +43,27 @@ pub fn patch(args: &[String]) -> ExitCode {
     finish("patch", patch_files(args))
 }
 
-fn patch_files(args: &[String]) -> Result<(String, bool), Usage> {
+/// A `--doc` or `--ops` file that `surfaces validate` refuses (too large,
+/// not JSON) is refused with its code (exit 1).
+fn patch_files(args: &[String]) -> Result<(String, bool), Failure> {
     const USAGE: &str = "usage: surfaces patch --doc FILE --ops FILE [--catalog FILE]";
     let (opts, files) = options(args, &["doc", "ops", "catalog"], &[])?;
     let (Some(doc_file), Some(ops_file), true) =
         (option(&opts, "doc"), option(&opts, "ops"), files.is_empty())
     else {
-        return Err(Usage(USAGE.into()));
+        return Err(Usage(USAGE.into()).into());
     };
     let catalog = load_catalog(option(&opts, "catalog"))?;
-    let parse = |file: &str| -> Result<Value, Usage> {
-        parse_document(&read(file)?).map_err(|issue| Usage(format!("{file}: {}", issue.message)))
+    let parse = |file: &str| -> Result<Value, Failure> {
+        parse_document(&read(file)?).map_err(|issue| Failure::Refused(file.to_string(), issue))
     };
     let doc = parse(doc_file)?;
     let ops = parse(ops_file)?;
     if !ops.is_array() {
         return Err(Usage(format!(
             "{ops_file}: the operations are a JSON array of RFC 6902 operations"
-        )));
+        ))
+        .into());
     }
     let outcome = run_patch(&doc, &ops, &catalog);
     Ok((outcome.to_json().to_string(), outcome.refused.is_empty()))
@@ -76,9 +79,6 @@ pub fn prompt(args: &[String]) -> ExitCode {
     });
     match result {
         Ok(text) => write_out(&text, ExitCode::SUCCESS),
-        Err(Usage(message)) => {
-            eprintln!("surfaces prompt: {message}");
-            ExitCode::from(2)
-        }
+        Err(usage) => fail("prompt", usage),
     }
 }
