@@ -41,7 +41,7 @@ pub enum Failure {
     /// Input the validator refuses (`document_too_large`, `invalid_json`)
     /// where the command has no issue list to print it in: exit 1, as
     /// `surfaces validate` exits on the same input.
-    Refused(String, Issue),
+    Refused(String, Box<Issue>),
 }
 
 impl From<Usage> for Failure {
@@ -102,7 +102,7 @@ pub fn too_large(name: &str, text: &str) -> Result<(), Failure> {
     }
     parse_document(text)
         .map(drop)
-        .map_err(|issue| Failure::Refused(name.to_string(), issue))
+        .map_err(|issue| Failure::Refused(name.to_string(), Box::new(issue)))
 }
 
 /// A file as text. Text longer than [`MAX_DOCUMENT_BYTES`] is its first

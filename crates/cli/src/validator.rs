@@ -55,7 +55,8 @@ fn patch_files(args: &[String]) -> Result<(String, bool), Failure> {
     };
     let catalog = load_catalog(option(&opts, "catalog"))?;
     let parse = |file: &str| -> Result<Value, Failure> {
-        parse_document(&read(file)?).map_err(|issue| Failure::Refused(file.to_string(), issue))
+        parse_document(&read(file)?)
+            .map_err(|issue| Failure::Refused(file.to_string(), Box::new(issue)))
     };
     let doc = parse(doc_file)?;
     let ops = parse(ops_file)?;
