@@ -32,18 +32,17 @@ impl A2uiReader {
         if self.error.is_some() {
             return Vec::new();
         }
-        match self.stream.process_chunk(text) {
-            Ok(parts) => {
-                for part in &parts {
-                    self.merge(part);
-                }
-                parts.iter().map(Part::to_json).collect()
-            }
-            Err(e) => {
-                self.error = Some(e.clone());
-                alloc::vec![json!({"error": e})]
-            }
+        let mut parts = Vec::new();
+        let result = self.stream.read_chunk(text, &mut parts);
+        for part in &parts {
+            self.merge(part);
         }
+        let mut out: Vec<Value> = parts.iter().map(Part::to_json).collect();
+        if let Err(e) = result {
+            out.push(json!({"error": e}));
+            self.error = Some(e);
+        }
+        out
     }
 
     /// Reads bytes split anywhere.

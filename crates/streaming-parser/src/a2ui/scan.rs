@@ -13,7 +13,14 @@ impl A2uiStream {
     /// Reads a chunk; returns the parts it completes, or the error that
     /// stops the stream.
     pub fn process_chunk(&mut self, chunk: &str) -> Result<Vec<Part>, String> {
-        let mut parts: Vec<Part> = Vec::new();
+        let mut parts = Vec::new();
+        self.read_chunk(chunk, &mut parts)?;
+        Ok(parts)
+    }
+
+    /// Reads a chunk into `parts`; on an error, `parts` keeps what came
+    /// before it in the chunk (as it would had the chunk been cut there).
+    pub(super) fn read_chunk(&mut self, chunk: &str, parts: &mut Vec<Part>) -> Result<(), String> {
         self.buffer.push_str(chunk);
         loop {
             if !self.in_block {
@@ -47,7 +54,7 @@ impl A2uiStream {
             }
             if let Some(at) = self.buffer.find(CLOSE_TAG) {
                 let json = self.buffer.get(..at).unwrap_or_default().to_string();
-                self.read_json(&json, &mut parts)?;
+                self.read_json(&json, parts)?;
                 if !self.message.trim().is_empty() {
                     // The block has ended, so has its last message: the
                     // closers a model dropped are restored (never a cut
@@ -56,7 +63,7 @@ impl A2uiStream {
                     if !self.in_string {
                         rest.extend(self.open.iter().rev());
                     }
-                    self.take_message(&rest, &mut parts)?;
+                    self.take_message(&rest, parts)?;
                 }
                 self.reset_block();
                 self.buffer = self
@@ -70,11 +77,11 @@ impl A2uiStream {
             let cut = self.buffer.len() - keep;
             let json = self.buffer.get(..cut).unwrap_or_default().to_string();
             self.buffer = self.buffer.get(cut..).unwrap_or_default().to_string();
-            self.read_json(&json, &mut parts)?;
-            self.sniff(&mut parts)?;
+            self.read_json(&json, parts)?;
+            self.sniff(parts)?;
             break;
         }
-        Ok(parts)
+        Ok(())
     }
 
     fn reset_block(&mut self) {

@@ -314,3 +314,69 @@ fn whole_answers() {
         [json!({"a": "x's"})]
     );
 }
+
+/// What a client keeps of a reader's document: the prose of each part, the
+/// error, and per surface the last value of each component and data key
+/// (a component streaming shows early and again once whole).
+fn kept(doc: &Value) -> Value {
+    let mut texts = Vec::new();
+    let mut state = serde_json::Map::new();
+    for part in doc["parts"].as_array().unwrap() {
+        texts.push(part["text"].clone());
+        for m in part["a2ui"].as_array().into_iter().flatten() {
+            for (kind, body) in m.as_object().unwrap() {
+                if kind == "version" {
+                    continue;
+                }
+                let key = format!("{kind} {}", body["surfaceId"]);
+                let entry = state.entry(key).or_insert_with(|| json!({}));
+                let items = body["components"].as_array().into_iter().flatten();
+                for c in items {
+                    entry[c["id"].as_str().unwrap()] = c.clone();
+                }
+                for (k, v) in body["value"].as_object().into_iter().flatten() {
+                    entry[k] = v.clone();
+                }
+                if body.get("components").is_none() && body.get("value").is_none() {
+                    entry["message"] = body.clone();
+                }
+            }
+        }
+    }
+    json!({"texts": texts, "state": state, "error": doc["error"]})
+}
+
+/// Any chunking gives the final parts (and error) of feeding the text
+/// whole: every split point of each input, and one byte at a time.
+#[test]
+fn every_split_gives_the_parts_of_the_whole() {
+    let create = r#"{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}}"#;
+    let update = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hi"}]}}"#;
+    let inputs = [
+        String::from("hello <a2ui-json>x</a2ui-json>"),
+        String::from("hello <a2ui-json>x</a2ui-json> bye"),
+        format!("hello <a2ui-json>[{create}, {update}]</a2ui-json> bye <a2ui-json>[]</a2ui-json>"),
+        format!("<a2ui-json>[{create}]</a2ui-json>after"),
+        format!("a <a2ui-json>[{create}, oops]</a2ui-json> b"),
+        String::from("no tags < a2ui-json> <a2ui-jso"),
+        format!("<a2ui-json>[{create},{update}"),
+    ];
+    let document = |chunks: &[&[u8]]| {
+        let mut r = A2uiReader::new();
+        for chunk in chunks {
+            r.push_bytes(chunk);
+        }
+        r.finish();
+        kept(&r.document())
+    };
+    for text in &inputs {
+        let bytes = text.as_bytes();
+        let whole = document(&[bytes]);
+        for at in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(at);
+            assert_eq!(document(&[a, b]), whole, "{text:?} split at {at}");
+        }
+        let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
+    }
+}
