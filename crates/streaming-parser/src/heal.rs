@@ -14,7 +14,9 @@
 //! is left-flanking (for `_`, not between two alphanumerics); a single `*`
 //! between two alphanumerics (`2*3`, Korean words) never opens, nor does any
 //! intraword run next to an ASCII letter or digit (`2**3`); `~~` strikes;
-//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`).
+//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`). A
+//! line indented four columns where a paragraph could start is code, and a
+//! thematic break (`* * *`, `___`) ends the paragraph: neither is healed.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -136,6 +138,17 @@ pub struct Inline {
     bang: Option<usize>,
     /// Where the last backtick run inside a code span ended.
     tick_end: usize,
+    /// Columns of white space before the current line's first character.
+    indent: usize,
+    /// The current line (or, while blank, the last one) is an indented
+    /// code line: read as text, nothing to heal.
+    code_line: bool,
+    /// The current line so far is a thematic break of `*` or `_` (spaces
+    /// between): the character and how many.
+    rule: Option<(char, usize)>,
+    /// The block is a list: an indented line after a blank one continues
+    /// an item rather than starting code.
+    pub list: bool,
     /// Where the last `]` that closed a bracket ends, and its opener: a view
     /// ending there is `[text]` or `![alt]` waiting for its URL.
     bracket_end: Option<(usize, Open)>,
@@ -172,6 +185,10 @@ impl Default for Inline {
             tick_end: 0,
             bracket_end: None,
             inert: None,
+            indent: 0,
+            code_line: false,
+            rule: None,
+            list: false,
         }
     }
 }
@@ -207,6 +224,7 @@ impl Inline {
         *self = Inline {
             pos,
             solid: pos,
+            list: self.list,
             ..Inline::default()
         };
         self.before = self.here();
@@ -237,6 +255,22 @@ impl Inline {
         }
         if c == '\n' {
             self.newline();
+            self.advance(c);
+            return;
+        }
+        if self.line_blank && self.mode == Mode::Text {
+            // Four columns of indentation start code where a paragraph
+            // could start (CommonMark's indented code block).
+            match c {
+                ' ' => self.indent += 1,
+                '\t' => self.indent += 4 - self.indent % 4,
+                _ => {
+                    self.code_line =
+                        self.indent >= 4 && !self.list && (self.code_line || !self.prev_line_text);
+                }
+            }
+        }
+        if self.code_line {
             self.advance(c);
             return;
         }
@@ -315,9 +349,16 @@ impl Inline {
                 self.solid_escape = (c == '\\' && self.escaped).then_some(self.before.solid);
                 if self.line_blank {
                     self.setext = if c == '=' || c == '-' { Some(c) } else { None };
+                    let marker = (c == '*' || c == '_') && self.indent < 4;
+                    self.rule = marker.then_some((c, 1));
                 } else if self.setext != Some(c) {
                     self.setext = None;
                 }
+                self.rule = match self.rule {
+                    Some((r, n)) if r == c && !self.line_blank => Some((r, n + 1)),
+                    rule if self.line_blank => rule,
+                    _ => None,
+                };
                 self.line_blank = false;
             } else if !self.line_blank && self.setext.is_some() && c != ' ' && c != '\t' {
                 self.setext = None;
@@ -337,6 +378,8 @@ impl Inline {
         self.escaped = false;
         self.line_blank = true;
         self.setext = None;
+        self.indent = 0;
+        self.rule = None;
     }
 
     fn text_char(&mut self, c: char) {
@@ -453,6 +496,11 @@ impl Inline {
     /// The healed view of the text read so far: keep `text[..cut]`, then
     /// append `suffix`.
     pub fn heal(&self) -> (usize, String) {
+        if self.code_line || self.rule.is_some_and(|(_, n)| n >= 3) {
+            // Code, or a thematic break (which ends the paragraph before
+            // it): nothing to close, nothing to hide.
+            return (self.pos, String::new());
+        }
         let mut stack = self.stack.clone();
         let mut end = self.here();
         let mut suffix = String::new();

@@ -434,6 +434,7 @@ impl MarkdownStream {
         if let Some(b) = self.blocks.last_mut() {
             if b.text.is_empty() {
                 b.list = is_list_item(line);
+                self.inline.list = b.list;
             }
             b.text.push_str(line);
             b.text.push('\n');

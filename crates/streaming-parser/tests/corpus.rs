@@ -356,3 +356,47 @@ fn arbitrary_input_never_panics_and_stays_chunk_invariant() {
         );
     }
 }
+
+/// Indented code and thematic breaks are not healed: nothing added inside
+/// code, a rule kept whole. pulldown-cmark says what each text is, and the
+/// healed text (the text plus what was added) has no unmatched closer.
+#[test]
+fn code_and_rules_are_left_as_written() {
+    let is = |text: &str, block: fn(&Event) -> bool| Parser::new(text).any(|e| block(&e));
+    let code = |e: &Event| matches!(e, Event::Start(Tag::CodeBlock(_)));
+    let rule = |e: &Event| matches!(e, Event::Rule);
+    for text in [
+        "a\n\n    **x",
+        "    **x",
+        "\t**x",
+        "a\n\n\t`x",
+        "    ``` a\n    *b",
+        "# T\n    _x",
+    ] {
+        assert!(is(text, code), "{text:?} is code");
+        assert_eq!(streaming_parser::heal(text), text, "{text:?}");
+    }
+    for text in [
+        "* * *",
+        "***",
+        "_ _ _",
+        "___",
+        "a\n\n* * *",
+        " *  *  * ",
+        "**a\n***",
+    ] {
+        assert!(is(text, rule), "{text:?} is a rule");
+        let healed = streaming_parser::heal(text);
+        assert_eq!(healed, text, "{text:?}");
+    }
+    // Still healed: a list item's indented paragraph, emphasis after code.
+    for (text, healed) in [
+        ("- a\n\n    **x", "- a\n\n    **x**"),
+        ("    x\n\n**y", "    x\n\n**y**"),
+        ("a\n    **x", "a\n    **x**"),
+        ("* *", "* "),
+    ] {
+        assert_eq!(streaming_parser::heal(text), healed, "{text:?}");
+        assert_eq!(dangling(healed), Vec::<String>::new(), "{healed:?}");
+    }
+}
