@@ -1,9 +1,12 @@
-//! What the workspace's randomized tests share: one deterministic random
-//! generator, so a test that fails on a random input fails again on the
-//! same input, on any machine, from the seed written in the test.
+//! What the workspace's randomized tests and fuzz targets share: one
+//! deterministic random generator, so a test that fails on a random input
+//! fails again on the same input, on any machine, from the seed written in
+//! the test; and, with the feature `properties`, the properties each reader
+//! keeps on any input, judged by trusted oracles ([`properties`], one per
+//! fuzz target in `fuzz/`), with their seed inputs ([`seeds`]).
 //!
-//! Only test suites depend on this crate (as a `[dev-dependencies]` entry);
-//! it is never shipped.
+//! Only test suites and the fuzz targets depend on this crate; it is never
+//! shipped.
 //!
 //! ```
 //! use testkit::Rng;
@@ -18,6 +21,11 @@
 //! assert!(["id", "props", "children"].contains(&key));
 //! ```
 #![no_std]
+
+#[cfg(feature = "properties")]
+pub mod properties;
+#[cfg(feature = "properties")]
+pub mod seeds;
 
 /// xorshift64* (Marsaglia's xorshift, its output multiplied by a constant,
 /// as Vigna describes it): a few operations a value, and low bits good

@@ -1,0 +1,4 @@
+//! `testkit::properties::jsonl` on libFuzzer's inputs.
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| testkit::properties::jsonl(data));
