@@ -84,8 +84,14 @@ const stage = (s) => {
 // Intl formatters are costly to build: one per kind, locale and options.
 /** @type {Map<string, Intl.NumberFormat | Intl.DateTimeFormat>} */
 const formatters = new Map();
-/** A JSON value's kind: from the first letter of its typeof, at its position in "-bns-o". @param {unknown} v */
-const kind = (v) => (v === null ? NULL : Array.isArray(v) ? ARRAY : "-bns-o".indexOf((typeof v)[0]));
+/**
+ * A JSON value's kind: from the first letter of its typeof, at its position
+ * in "-bns-o". A number JSON cannot hold (NaN, the infinities: JSON.parse
+ * reads 1e309 as Infinity, in a state or a data-ch-value) is null, as the
+ * validator reads it.
+ * @param {unknown} v
+ */
+const kind = (v) => (v === null || (typeof v == "number" && !isFinite(v)) ? NULL : Array.isArray(v) ? ARRAY : "-bns-o".indexOf((typeof v)[0]));
 /** @param {unknown} v @returns {v is Record<string, any>} */
 const object = (v) => kind(v) == OBJECT;
 /** A number as JSON holds it: NaN and the infinities are null. @param {number} n */
