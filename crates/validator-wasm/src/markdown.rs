@@ -412,12 +412,8 @@ fn at_line(mut issue: Issue, line: usize, surface: Option<&str>) -> Issue {
 /// assert_eq!((issues[0].line, issues[0].surface.as_deref()), (Some(5), Some("pricing")));
 /// ```
 pub fn validate_markdown(text: &str, catalog: &Catalog) -> Vec<Issue> {
-    if text.len() > crate::surface::MAX_DOCUMENT_BYTES {
-        return vec![Issue::error(
-            "document_too_large",
-            "",
-            "the body is larger than 2 MiB",
-        )];
+    if let Err(too_large) = crate::surface::check_size(text) {
+        return vec![too_large];
     }
     let body = read_body(text);
     let mut issues = body.issues;

@@ -104,22 +104,29 @@ pub fn validate_document_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
 /// larger input is refused before parsing.
 pub const MAX_DOCUMENT_BYTES: usize = 2 * 1024 * 1024;
 
-/// Parses document text for validation, refusing what is too large
-/// (`document_too_large`) or not JSON (`invalid_json`, which includes
-/// nesting deeper than 128 levels) with one error issue.
-pub fn parse_document(text: &str) -> Result<Value, Issue> {
-    if text.len() > MAX_DOCUMENT_BYTES {
-        return Err(Issue::error(
-            "document_too_large",
-            "",
-            [
-                "the document is larger than ",
-                &MAX_DOCUMENT_BYTES.to_string(),
-                " bytes; a surface holds at most 200 components and 64 KB of data",
-            ]
-            .concat(),
-        ));
+/// Refuses document text (a surface, a page or a markdown body) larger than
+/// [`MAX_DOCUMENT_BYTES`] with `document_too_large`, before reading it.
+pub fn check_size(text: &str) -> Result<(), Issue> {
+    if text.len() <= MAX_DOCUMENT_BYTES {
+        return Ok(());
     }
+    Err(Issue::error(
+        "document_too_large",
+        "",
+        [
+            "the document is larger than ",
+            &MAX_DOCUMENT_BYTES.to_string(),
+            " bytes; a surface holds at most 200 components and 64 KB of data",
+        ]
+        .concat(),
+    ))
+}
+
+/// Parses document text for validation, refusing what is too large
+/// ([`check_size`]) or not JSON (`invalid_json`, which includes nesting
+/// deeper than 128 levels) with one error issue.
+pub fn parse_document(text: &str) -> Result<Value, Issue> {
+    check_size(text)?;
     serde_json::from_str(text).map_err(|e| {
         let detail = e.to_string();
         let message = if detail.starts_with("recursion limit exceeded") {
