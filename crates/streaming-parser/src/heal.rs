@@ -253,8 +253,11 @@ impl Inline {
                 self.mode = Mode::Tag { start, quote: None };
             }
         }
-        if c == '\n' {
-            self.newline();
+        if c == '\n' || c == '\r' {
+            // `\n`, `\r\n` and a lone `\r` each end a line.
+            if self.prev != '\r' || c == '\r' {
+                self.newline();
+            }
             self.advance(c);
             return;
         }
@@ -561,7 +564,7 @@ impl Inline {
                             // A longer run would swallow the closer: hide it.
                             end = run.start;
                         }
-                        if block && self.prev != '\n' {
+                        if block && !matches!(self.prev, '\n' | '\r') {
                             suffix.push('\n');
                         }
                         suffix.push_str("$$");

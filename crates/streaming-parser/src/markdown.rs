@@ -2,7 +2,9 @@
 //!
 //! # How it works
 //!
-//! Text is cut into lines. A complete line is applied once to the blocks
+//! Text is cut into lines as `surfaces_core::fence::lines` cuts a body (a
+//! leading U+FEFF is no text; `\n`, `\r\n` and a lone `\r` end a line), so
+//! its lines and their numbers are the validator's. A complete line is applied once to the blocks
 //! (prose, code fence, surface fence, directive) and never read again. The
 //! unfinished last line is attached tentatively, as if it were complete: its
 //! role is decided from its first few bytes (a fence opener, a directive, a
@@ -26,9 +28,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use serde_json::{json, Value};
-use surfaces_core::fence::{
-    opening_fence, strip_line_ending, surface_info, FenceChar, OpeningFence,
-};
+use surfaces_core::fence::{self, opening_fence, surface_info, FenceChar, OpeningFence};
 
 use crate::directive;
 use crate::heal::Inline;
@@ -159,7 +159,11 @@ pub struct MarkdownStream {
     blocks: Vec<Block>,
     /// Decoded bytes so far.
     offset: usize,
+    /// The unfinished line, without its line ending.
     line: String,
+    /// The last chunk ended in a `\r` not yet counted: it ends the line,
+    /// with the `\n` after it if one comes.
+    cr: bool,
     line_start: usize,
     line_no: usize,
     role: Role,
@@ -190,6 +194,7 @@ impl Default for MarkdownStream {
             blocks: Vec::new(),
             offset: 0,
             line: String::new(),
+            cr: false,
             line_start: 0,
             line_no: 1,
             role: Role::Undecided,
@@ -261,6 +266,10 @@ impl MarkdownStream {
     pub(crate) fn end_input(&mut self) {
         let rest = self.decoder.finish();
         self.read(&rest);
+        if self.cr {
+            self.cr = false;
+            self.end_line("\r");
+        }
         if !self.finished {
             self.finished = true;
             if self.role == Role::Undecided {
@@ -276,24 +285,45 @@ impl MarkdownStream {
         }
     }
 
+    /// Cuts `text` into lines as [`fence::lines`] does: a U+FEFF at the
+    /// input's start is no text, and `\n`, `\r\n` and a lone `\r` each end a
+    /// line. A chunk ending in `\r` holds it until the next byte says whether
+    /// `\n` follows (or the input ends).
     fn read(&mut self, text: &str) {
         let mut rest = text;
-        while !rest.is_empty() {
-            let (segment, newline) = match rest.find('\n') {
-                Some(i) => (rest.get(..=i).unwrap_or(rest), true),
-                None => (rest, false),
-            };
-            rest = rest.get(segment.len()..).unwrap_or_default();
-            let body = if newline {
-                segment.get(..segment.len() - 1).unwrap_or_default()
-            } else {
-                segment
-            };
-            self.extend_line(body);
-            self.offset += segment.len();
-            if newline {
-                self.end_line();
+        if self.offset == 0 {
+            if let Some(after) = rest.strip_prefix('\u{feff}') {
+                rest = after;
+                self.offset = text.len() - after.len();
+                self.line_start = self.offset;
             }
+        }
+        if self.cr && !rest.is_empty() {
+            self.cr = false;
+            let ending = if rest.starts_with('\n') { "\r\n" } else { "\r" };
+            rest = rest.get(ending.len() - 1..).unwrap_or_default();
+            self.end_line(ending);
+        }
+        while !rest.is_empty() {
+            let Some(i) = rest.find(['\n', '\r']) else {
+                self.extend_line(rest);
+                self.offset += rest.len();
+                return;
+            };
+            self.extend_line(rest.get(..i).unwrap_or_default());
+            self.offset += i;
+            let after = rest.get(i + 1..).unwrap_or_default();
+            let ending = match (rest.as_bytes().get(i), after.as_bytes().first()) {
+                (Some(b'\n'), _) => "\n",
+                (_, Some(b'\n')) => "\r\n",
+                (_, Some(_)) => "\r",
+                (_, None) => {
+                    self.cr = true;
+                    return;
+                }
+            };
+            rest = rest.get(i + ending.len()..).unwrap_or_default();
+            self.end_line(ending);
         }
     }
 
@@ -392,15 +422,17 @@ impl MarkdownStream {
         self.blocks.push(Block::new(kind, self.line_start));
     }
 
-    fn end_line(&mut self) {
+    /// Ends the unfinished line with `ending` (`\n`, `\r\n` or `\r`).
+    fn end_line(&mut self, ending: &str) {
+        self.offset += ending.len();
         if self.role == Role::Undecided {
             match classify(&self.line, true) {
                 Some(Class::Blank) | None => {
                     if self.blocks.last().is_some_and(|b| b.is_open_prose()) {
                         self.pending_blank.push_str(&self.line);
-                        self.pending_blank.push('\n');
+                        self.pending_blank.push_str(ending);
                         self.inline.feed(&self.line);
-                        self.inline.feed("\n");
+                        self.inline.feed(ending);
                     }
                     self.next_line();
                     return;
@@ -410,9 +442,9 @@ impl MarkdownStream {
         }
         match self.role {
             Role::Undecided => {}
-            Role::Prose => self.end_prose_line(),
-            Role::Candidate(candidate) => self.end_candidate(candidate),
-            Role::Body => self.end_body_line(),
+            Role::Prose => self.end_prose_line(ending),
+            Role::Candidate(candidate) => self.end_candidate(candidate, ending),
+            Role::Body => self.end_body_line(ending),
         }
         self.next_line();
     }
@@ -428,8 +460,8 @@ impl MarkdownStream {
         };
     }
 
-    fn end_prose_line(&mut self) {
-        self.inline.feed("\n");
+    fn end_prose_line(&mut self, ending: &str) {
+        self.inline.feed(ending);
         let line = &self.line;
         if let Some(b) = self.blocks.last_mut() {
             if b.text.is_empty() {
@@ -437,20 +469,20 @@ impl MarkdownStream {
                 self.inline.list = b.list;
             }
             b.text.push_str(line);
-            b.text.push('\n');
+            b.text.push_str(ending);
             if b.heading {
                 b.closed = true;
             }
         }
     }
 
-    fn end_candidate(&mut self, candidate: Candidate) {
-        let line = strip_line_ending(&self.line);
+    fn end_candidate(&mut self, candidate: Candidate, ending: &str) {
+        let line = self.line.as_str();
         match candidate {
             Candidate::Fence { .. } => {
                 let Some(open) = opening_fence(line) else {
                     self.attach_prose(false);
-                    return self.end_prose_line();
+                    return self.end_prose_line(ending);
                 };
                 let kind = if open.is_surface() {
                     Kind::Surface
@@ -483,45 +515,45 @@ impl MarkdownStream {
                     body.refused.extend(refusal);
                     block.surface = Some(body);
                 }
-                self.push_block(block);
+                self.push_block(block, ending);
             }
             Candidate::Leaf => {
                 let Some(name) = directive::leaf(line) else {
                     self.attach_prose(false);
-                    return self.end_prose_line();
+                    return self.end_prose_line(ending);
                 };
                 let mut block = Block::new(Kind::Directive, self.line_start);
                 block.head = Arc::new(json!({ "name": name }));
                 block.closed = true;
-                self.push_block(block);
+                self.push_block(block, ending);
             }
             Candidate::Container => {
                 let Some(name) = directive::container_open(line) else {
                     self.attach_prose(false);
-                    return self.end_prose_line();
+                    return self.end_prose_line(ending);
                 };
                 let mut block = Block::new(Kind::Directive, self.line_start);
                 block.head = Arc::new(json!({ "name": name }));
                 block.depth = 1;
-                self.push_block(block);
+                self.push_block(block, ending);
             }
         }
     }
 
-    fn push_block(&mut self, mut block: Block) {
+    fn push_block(&mut self, mut block: Block, ending: &str) {
         block.text.push_str(&self.line);
-        block.text.push('\n');
+        block.text.push_str(ending);
         self.start_block(block.kind);
         if let Some(last) = self.blocks.last_mut() {
             *last = block;
         }
     }
 
-    fn end_body_line(&mut self) {
+    fn end_body_line(&mut self, ending: &str) {
         self.read_body_line();
         if let Some(b) = self.blocks.last_mut() {
             b.text.push_str(&self.line);
-            b.text.push('\n');
+            b.text.push_str(ending);
         }
     }
 
@@ -530,7 +562,7 @@ impl MarkdownStream {
     /// caller's to extend.
     fn read_body_line(&mut self) {
         let line_no = self.line_no;
-        let line = strip_line_ending(&self.line);
+        let line = self.line.as_str();
         let catalog = Arc::clone(&self.catalog);
         let Some(b) = self.blocks.last_mut() else {
             return;
@@ -557,7 +589,7 @@ impl MarkdownStream {
         if self.role != Role::Body || self.line.len() > PROBE_LIMIT {
             return false;
         }
-        let line = strip_line_ending(&self.line);
+        let line = self.line.as_str();
         match b.fence {
             Some((marker, len)) => closes_fence(marker, len, line),
             None => b.depth == 1 && directive::is_container_close(line),
@@ -605,7 +637,7 @@ fn probe(text: &str, limit: usize) -> &str {
 /// Whether a prose line cut short for display would read as another kind
 /// of block than the prose block `b` it belongs to.
 fn reclassifies(visible: &str, b: &Block) -> bool {
-    let line = strip_line_ending(visible);
+    let line = fence::strip_line_ending(visible);
     match classify(line, true) {
         Some(Class::Candidate(Candidate::Fence { .. })) => true,
         Some(Class::Candidate(Candidate::Leaf)) => directive::leaf(line).is_some(),
@@ -639,15 +671,14 @@ fn is_list_item(line: &str) -> bool {
 /// `None` while too short to tell. `complete`: the line has ended.
 fn classify(line: &str, complete: bool) -> Option<Class> {
     work::read(line.len());
-    let body = strip_line_ending(line);
-    if body.trim().is_empty() {
+    if line.trim().is_empty() {
         return complete.then_some(Class::Blank);
     }
-    let spaces = body.bytes().take_while(|b| *b == b' ').count();
-    if spaces >= 4 || body.as_bytes().get(spaces) == Some(&b'\t') {
+    let spaces = line.bytes().take_while(|b| *b == b' ').count();
+    if spaces >= 4 || line.as_bytes().get(spaces) == Some(&b'\t') {
         return Some(Class::Prose);
     }
-    let s = body.get(spaces..).unwrap_or_default();
+    let s = line.get(spaces..).unwrap_or_default();
     let first = s.as_bytes().first().copied().unwrap_or(b' ');
     let run = s.bytes().take_while(|b| *b == first).count();
     let rest = s.get(run..).unwrap_or_default();
@@ -661,7 +692,7 @@ fn classify(line: &str, complete: bool) -> Option<Class> {
     match first {
         b'`' | b'~' => {
             if run >= 3 {
-                if opening_fence(body).is_none() {
+                if opening_fence(line).is_none() {
                     return Some(Class::Prose);
                 }
                 let marker = if first == b'`' {

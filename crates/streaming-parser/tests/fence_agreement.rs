@@ -232,6 +232,109 @@ fn streamed_and_validated_fence_verdicts_agree() {
     assert!(surfaces > 200, "{surfaces} surfaces compared");
 }
 
+/// `text` with its line endings rewritten: every `\n` as `\r\n`, as a
+/// lone `\r`, or the three in turn, each also after a byte order mark.
+fn line_ending_variants(text: &str) -> Vec<(&'static str, String)> {
+    let mut turn = 0;
+    let mixed: String = text
+        .chars()
+        .map(|c| match c {
+            '\n' => {
+                turn += 1;
+                ["\n", "\r\n", "\r"][turn % 3].to_string()
+            }
+            c => c.to_string(),
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (name, body) in [
+        ("LF", text.to_string()),
+        ("CRLF", text.replace('\n', "\r\n")),
+        ("CR", text.replace('\n', "\r")),
+        ("mixed", mixed),
+    ] {
+        if name != "LF" {
+            out.push((name, body.clone()));
+        }
+        out.push((name, ["\u{feff}", &body].concat()));
+    }
+    out
+}
+
+/// SPEC.md section 8: one meaning per fence line, whatever ends the lines
+/// (and a leading byte order mark is no text): the stream, fed in any
+/// chunking (a `\r` and the `\n` after it in two chunks too), gives the
+/// validator's surfaces and refused lines.
+#[test]
+fn every_line_ending_and_a_byte_order_mark_read_alike() {
+    let catalog = Catalog::default_blog();
+    let mut rng = Rng::new(0x0C0D_E0CE);
+    let mut checked = 0;
+    let mut surfaces = 0;
+    for (name, text) in bodies()
+        .into_iter()
+        .filter(|(n, _)| n.starts_with("fixture"))
+    {
+        for (ending, text) in line_ending_variants(&text) {
+            let issues = validate_markdown(&text, &catalog);
+            // Cut after every `\r`, and at random.
+            let after_cr: Vec<usize> = text.match_indices('\r').map(|(i, _)| i + 1).collect();
+            let mut random: Vec<usize> =
+                (0..rng.below(12)).map(|_| rng.below(text.len())).collect();
+            random.sort_unstable();
+            for cuts in [Vec::new(), vec![1, 2], after_cr, random] {
+                let blocks = stream(&text, &cuts);
+                if let Err(why) = agree(&text, &blocks, &issues) {
+                    panic!("{name}, {ending} (cuts {cuts:?}):\n{why}");
+                }
+                surfaces += blocks.len();
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 400, "{checked} feeds");
+    assert!(surfaces > 200, "{surfaces} surfaces compared");
+}
+
+/// The stream's line numbers, block texts and surfaces for `\r` endings
+/// and a byte order mark, cut where a reader waits (between `\r` and `\n`,
+/// inside the mark).
+#[test]
+fn a_lone_cr_ends_a_line_and_a_leading_mark_is_no_text() {
+    let text = "\u{feff}Intro\r\r```surface {\"id\":\"s\"}\r\n{\"id\":\"root\",\"component\":\"Stack\"}\rbroken\r```\rAfter";
+    for cuts in [vec![], vec![1, 2, 3], vec![9], vec![10, 11], vec![52, 53]] {
+        let mut s = MarkdownStream::new();
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
+            s.push_bytes(&bytes[at..cut]);
+            at = cut;
+        }
+        s.finish();
+        let doc = s.document();
+        let blocks = doc["blocks"].as_array().unwrap();
+        let texts: Vec<&str> = blocks.iter().map(|b| b["text"].as_str().unwrap()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Intro\r",
+                "```surface {\"id\":\"s\"}\r\n{\"id\":\"root\",\"component\":\"Stack\"}\rbroken\r```\r",
+                "After"
+            ],
+            "{cuts:?}"
+        );
+        let surface = &blocks[1];
+        assert_eq!(surface["complete"], true);
+        assert_eq!(surface["components"].as_array().unwrap().len(), 1);
+        assert_eq!(surface["refused"][0]["line"], 5, "{cuts:?}");
+        assert_eq!(surface["refused"][0]["code"], "invalid_line");
+    }
+    assert_eq!(
+        streaming_parser::heal("\u{feff}a **b\rc"),
+        "\u{feff}a **b\rc**"
+    );
+}
+
 #[test]
 fn the_issues_examples_get_one_code_each() {
     let catalog = Catalog::default_blog();

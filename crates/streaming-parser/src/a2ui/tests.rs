@@ -305,6 +305,16 @@ fn whole_answers() {
         parse_full("Hi\n<a2ui-json>\n```json\n[{\"id\": 1},]\n```\n</a2ui-json>\nBye").unwrap();
     assert_eq!(parts[0].a2ui, Some(alloc::vec![json!({"id": 1})]));
     assert_eq!(parts[1].text.as_deref(), Some("Bye"));
+    // The fence's lines end as every reader cuts them: a lone `\r` too.
+    for ending in ["\r\n", "\r"] {
+        let text = "<a2ui-json>```json\n[{\"id\": 1}]\n```\n  </a2ui-json>".replace('\n', ending);
+        let parts = parse_full(&text).unwrap();
+        assert_eq!(
+            parts[0].a2ui,
+            Some(alloc::vec![json!({"id": 1})]),
+            "{text:?}"
+        );
+    }
     assert!(parse_full("none").unwrap_err().contains("not found"));
     assert!(parse_full("<a2ui-json></a2ui-json>")
         .unwrap_err()

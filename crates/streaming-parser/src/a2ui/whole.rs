@@ -6,6 +6,7 @@ use crate::jsonl::repair;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::Value;
+use surfaces_core::fence;
 
 /// Whether `text` holds a complete A2UI block (both tags, in order).
 pub fn has_parts(text: &str) -> bool {
@@ -71,19 +72,28 @@ pub fn parse_full(text: &str) -> Result<Vec<Part>, String> {
     Ok(parts)
 }
 
-/// The content of a ```` ```json ```` fence around a payload, if any.
+/// The content of a ```` ```json ```` fence around a payload, if any (its
+/// lines cut by [`fence::lines`], as every reader cuts them).
 fn strip_code_fence(body: &str) -> &str {
-    let Some(open) = surfaces_core::fence::opening_fence(body.lines().next().unwrap_or_default())
-    else {
+    let mut lines = fence::lines(body);
+    let Some(open) = lines.next().and_then(fence::opening_fence) else {
         return body;
     };
-    let inner = body.split_once('\n').map_or("", |(_, rest)| rest);
-    let inner = inner.trim_end();
-    match inner.rfind('\n') {
-        Some(i) if open.is_closed_by(inner.get(i + 1..).unwrap_or_default()) => {
-            inner.get(..i).unwrap_or_default()
+    // Where a line of `body` starts (every line is a part of it).
+    let at = |line: &str| line.as_ptr() as usize - body.as_ptr() as usize;
+    let (mut inner, mut end) = (body.len(), body.len());
+    for (n, line) in lines.enumerate() {
+        if n == 0 {
+            inner = at(line);
         }
-        None if open.is_closed_by(inner) => "",
-        _ => inner,
+        // The last line with text closes the fence, or is content.
+        if !line.trim().is_empty() {
+            end = if open.is_closed_by(line) {
+                at(line)
+            } else {
+                body.len()
+            };
+        }
     }
+    body.get(inner..end).unwrap_or_default().trim_end()
 }

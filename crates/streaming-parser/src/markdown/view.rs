@@ -174,7 +174,7 @@ impl MarkdownStream {
                     marker,
                     len,
                     indent,
-                    info: strip_line_ending(info).trim_matches([' ', '\t']),
+                    info: info.trim_matches([' ', '\t']),
                 };
                 // The first word is the language once white space follows.
                 let lang = open.lang().filter(|l| whole || open.info.len() > l.len());
@@ -189,7 +189,7 @@ impl MarkdownStream {
                 }
             }
             _ => {
-                let head = strip_line_ending(probe(line, PROBE_LIMIT));
+                let head = probe(line, PROBE_LIMIT);
                 let name = directive::leaf(head)
                     .or_else(|| directive::container_open(head))
                     .filter(|_| whole);
