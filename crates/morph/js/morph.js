@@ -104,10 +104,11 @@ const reset = () => ((N = [null]), (M = new Map()), (K = new Map()));
 
 const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
 // The suspects: elements `rules::is_forbidden_element` or
-// `is_forbidden_animation` may judge, and attributes `is_handler`, srcdoc or
-// `is_url_attribute` may (crates/morph/tests/js_lists.rs holds these to src/rules.rs).
-const XE = "descendant-or-self::*[local-name()='script' or local-name()='animate' or local-name()='set' or local-name()='template']";
-const XA = "descendant-or-self::*/@*[starts-with(name(),'on') or name()='srcdoc' or name()='href' or name()='src' or name()='action' or name()='formaction' or name()='xlink:href' or name()='data']";
+// `is_forbidden_animation` may judge, and attributes `is_handler`,
+// `is_form_override`, srcdoc, `is_url_attribute` or `is_name_attribute` may
+// (crates/morph/tests/js_lists.rs holds these to src/rules.rs).
+const XE = "descendant-or-self::*[local-name()='script' or local-name()='base' or local-name()='meta' or local-name()='style' or local-name()='link' or local-name()='animate' or local-name()='set' or local-name()='template']";
+const XA = "descendant-or-self::*/@*[starts-with(name(),'on') or starts-with(name(),'form') or name()='srcdoc' or name()='href' or name()='src' or name()='action' or name()='xlink:href' or name()='data' or name()='id' or name()='name']";
 // `K`'s kinds: `keys::KEY_ATTRIBUTES`, and `Q`'s selectors, by dom::KEYED and
 // dom::SECTIONS (js_lists.rs holds them to KEY_ATTRIBUTES).
 const KA = ['id', 'data-section-id', 'data-component-id'];
@@ -169,6 +170,14 @@ const imports = {
   x: (r, a) => ((S = []), walk(N[r], a, S), S.length),
   N: (i) => stage(named(S[i])),
   v: (i) => stage(S[i].nodeType == ELEMENT_NODE ? S[i].getAttribute('attributeName') : S[i].value),
+  // Whether a staged id or name would shadow a property of the document
+  // (of its prototypes: not one of its named properties) or of the window
+  // (below its named properties object: EventTarget.prototype and on).
+  C: (i, t) => {
+    const v = S[i].value, d = N[t].ownerDocument, w = d.defaultView, p = Object.getPrototypeOf;
+    return v in p(d) || (!!w && v in p(p(p(w))));
+  },
+  Y: (t) => +(N[t].getRootNode().nodeType != 9 || N[t].ownerDocument != globalThis.document),
   X: (i) => (S[i].nodeType == ELEMENT_NODE ? S[i].remove() : S[i].ownerElement?.removeAttribute(S[i].name)),
   Q: (r, k) => (S = N[r]?.nodeType == ELEMENT_NODE ? [...N[r].querySelectorAll(SEL[k])] : []).length,
   h: (i) => h(S[i]),
@@ -282,7 +291,8 @@ const imports = {
     /** @type {Saved[2]} */
     let sel = null;
     try {
-      if (e && (e.tagName == 'INPUT' || e.tagName == 'TEXTAREA') && e.selectionStart !== null) r = [e.selectionStart, e.selectionEnd, e.selectionDirection];
+      // An input or textarea with a selection (null for one that has none).
+      if (/** @type {any} */ (e)?.selectionStart != null) r = [e.selectionStart, e.selectionEnd, e.selectionDirection];
       const s = d.getSelection();
       if (e && !r && s && s.anchorNode && s.focusNode && x.contains(s.anchorNode)) sel = [s.anchorNode, s.anchorOffset, s.focusNode, s.focusOffset];
     } catch {}

@@ -101,6 +101,19 @@ unsafe extern "C" {
     /// attribute's value (-1: none).
     #[link_name = "v"]
     pub safe fn s_value(i: i32) -> i32;
+    /// Whether a staged attribute's value `v` would shadow a property of
+    /// `target`'s document `d` or window `w`: `v` is a property of `d`'s
+    /// prototype chain (not one of its named properties, so an id the morph
+    /// wrote before is no clobbering), or of the chain below `w`'s named
+    /// properties object (`EventTarget` and `Object`'s prototypes: what a
+    /// named property of the window hides). See `rules::is_name_attribute`.
+    #[link_name = "C"]
+    pub safe fn s_shadows(i: i32, target: H) -> i32;
+    /// 1 if `<style>` and `<link>` inserted in `target` cannot apply
+    /// outside it: its root is a shadow root or a fragment or detached
+    /// element, or its document is not the loader's `document`.
+    #[link_name = "Y"]
+    pub safe fn styles_contained(target: H) -> i32;
     /// Removes a staged element, or a staged attribute from its element.
     #[link_name = "X"]
     pub safe fn s_drop(i: i32);

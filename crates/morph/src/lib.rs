@@ -78,8 +78,8 @@
 //! `dom.rs` and `js/morph.js` only, the export names in `wasm.rs` and
 //! `js/morph.js` only.
 //!
-//! The wasm is `no_std` (a trapping panic handler, `lol_alloc`'s free-list
-//! allocator). Built as `scripts/build` does (`build_morph` in
+//! The wasm is `no_std` (a trapping panic handler, a size-class allocator
+//! of its own in `wasm.rs`). Built as `scripts/build` does (`build_morph` in
 //! `scripts/parts`):
 //!
 //! ```text
@@ -107,13 +107,19 @@
 //! document (`<!doctype` or `<html` first), into a detached `<html>` element
 //! (an element of the template's inert document) whose `<body>` is taken.
 //! Neither runs scripts nor loads resources. Then the suspects are found
-//! with two XPath queries (elements named `script`, `animate`, `set`,
-//! `template`; attributes named `on*`, `srcdoc` or a URL attribute) and
-//! judged by [`rules`]: `<script>` is removed, and so is an SVG
-//! `<animate>`/`<set>` targeting an `href`; `on*` attributes, `srcdoc`, and
-//! URL attributes (`href`, `src`, `action`, `formaction`, `xlink:href`,
-//! `data`) with a scheme other than http, https, mailto and tel are dropped;
-//! template contents are cleaned the same way. Only then does anything get
+//! with two XPath queries (elements named `script`, `base`, `meta`, `style`,
+//! `link`, `animate`, `set`, `template`; attributes named `on*`, `form*`,
+//! `srcdoc`, `id`, `name` or a URL attribute) and judged by [`rules`]:
+//! `<script>`, `<base>` and `<meta>` are removed, `<style>` and `<link>`
+//! too unless the target is in a shadow root or a frame's document (one
+//! that is not the document of the page that loaded the morph), and so is
+//! an SVG `<animate>`/`<set>` targeting an `href`; `on*` attributes,
+//! `srcdoc`, `form` and the `form*` overrides, an `id` or `name` the
+//! browser says would shadow a property of the target's `document` or
+//! `window`, and URL attributes (`href`, `src`, `action`, `xlink:href`,
+//! `data`) with a scheme other than http, https, mailto and tel are
+//! dropped; template contents are cleaned the same way. Only then does
+//! anything get
 //! near the live document, so an `<img onerror>` has nothing to fire.
 //!
 //! ## 2. Keys and id sets

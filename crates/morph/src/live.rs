@@ -37,17 +37,21 @@ pub fn parse(target: H, html: &Js) -> Option<H> {
     if root == 0 {
         return None;
     }
-    sanitize(root);
+    sanitize(root, target);
     Some(root)
 }
 
-/// Removes `<script>`, `on*` handlers, `srcdoc`, unsafe URLs and href
-/// animations from the parsed tree, template contents included. The browser
-/// finds the suspects (two XPath queries); [`rules`] judges them.
-fn sanitize(root: H) {
+/// Removes from the parsed tree, template contents included, whatever
+/// [`rules`] refuses: what runs (`<script>`, `on*`, `srcdoc`, unsafe URLs,
+/// href animations) and what would reach outside `target` (`<base>`,
+/// `<meta>`, `form*` attributes, clobbering names, and styles that would
+/// apply to the host). The browser finds the suspects (two XPath queries)
+/// and answers the facts only it knows; [`rules`] judges.
+fn sanitize(root: H, target: H) {
+    let contained = dom::styles_contained(target) != 0;
     for i in 0..dom::stage(root, 0) {
         let name = dom::string(dom::s_name(i)).unwrap_or_default();
-        if rules::is_forbidden_element(&name)
+        if rules::is_forbidden_element(&name, contained)
             || rules::is_forbidden_animation(&name, dom::string(dom::s_value(i)).as_deref())
         {
             dom::s_drop(i);
@@ -55,12 +59,17 @@ fn sanitize(root: H) {
     }
     for i in 0..dom::stage(root, 1) {
         let name = dom::string(dom::s_name(i)).unwrap_or_default();
-        // Only URL attributes need their value read.
-        let value = match rules::is_url_attribute(&name) {
-            true => dom::string(dom::s_value(i)).unwrap_or_default(),
-            false => String::new(),
+        let refused = if rules::is_name_attribute(&name) {
+            dom::s_shadows(i, target) != 0
+        } else {
+            // Only URL attributes need their value read.
+            let value = match rules::is_url_attribute(&name) {
+                true => dom::string(dom::s_value(i)).unwrap_or_default(),
+                false => String::new(),
+            };
+            !rules::attribute_allowed(&name, &value)
         };
-        if !rules::attribute_allowed(&name, &value) {
+        if refused {
             dom::s_drop(i);
         }
     }

@@ -1,10 +1,26 @@
-//! What incoming HTML may keep: nothing in it may ever run.
+//! What incoming HTML may keep: nothing in it may ever run, and nothing in
+//! it may reach outside the morph's target.
 //!
 //! The preview shows HTML a server rendered from a model's output, so the
-//! morph treats it as untrusted: `<script>` elements, `on*` handler attributes,
-//! `srcdoc` (a whole document that would run) and URLs with a scheme that
-//! runs or smuggles code (`javascript:`, `data:`, `vbscript:`, ...) are dropped
-//! before anything is inserted.
+//! morph treats it as untrusted. Dropped before anything is inserted:
+//!
+//! - what runs: `<script>` elements, `on*` handler attributes, `srcdoc` (a
+//!   whole document that would run) and URLs with a scheme that runs or
+//!   smuggles code (`javascript:`, `data:`, `vbscript:`, ...);
+//! - what acts on the host document: `<base>` (it rebases every URL of the
+//!   document), `<meta>` (`http-equiv=refresh` navigates it, a `referrer` or
+//!   `http-equiv` policy changes it), the `form` attribute and every
+//!   `form*` submission override (`formaction`, `formmethod`, `formtarget`,
+//!   ...: a control naming a host form by id, or sitting in one, would
+//!   submit the host's fields where the incoming HTML says);
+//! - DOM clobbering ([`is_name_attribute`]): an `id` or `name` that would shadow a
+//!   property of the target's `document` (an `<img name=querySelector>`
+//!   makes `document.querySelector` that image) or `window`;
+//! - `<style>` and `<link>` (stylesheets) unless their rules cannot apply
+//!   outside the target: the target is in a shadow root or a detached tree,
+//!   or its document is not the document of the page that loaded the morph
+//!   (a same-origin frame's document the host reaches into, as Studio's
+//!   preview iframe): there they style that frame alone.
 //!
 //! URLs are read as content's safe-href rule reads them
 //! ([`surfaces_core::href::read`]: trimmed, ASCII tab and newline dropped,
@@ -16,9 +32,12 @@
 
 use surfaces_core::href::{self, Start};
 
-/// Elements dropped whole, with their content (compared lowercase).
-pub fn is_forbidden_element(local_name: &str) -> bool {
-    local_name.eq_ignore_ascii_case("script")
+/// Elements dropped whole, with their content (compared ignoring ASCII
+/// case): `script`, `base`, `meta` always; `style` and `link` unless
+/// `styles_contained` (their rules cannot apply outside the target).
+pub fn is_forbidden_element(local_name: &str, styles_contained: bool) -> bool {
+    let is = |n: &str| local_name.eq_ignore_ascii_case(n);
+    is("script") || is("base") || is("meta") || (!styles_contained && (is("style") || is("link")))
 }
 
 /// SVG `<animate>` and `<set>` can write a `javascript:` URL into an `href`
@@ -67,7 +86,7 @@ pub fn is_whole_document(html: &str) -> bool {
 /// assert!(attribute_allowed("href", "/pricing#plans"));
 /// ```
 pub fn attribute_allowed(name: &str, value: &str) -> bool {
-    if is_handler(name) || name.eq_ignore_ascii_case("srcdoc") {
+    if is_handler(name) || is_form_override(name) || name.eq_ignore_ascii_case("srcdoc") {
         return false;
     }
     !is_url_attribute(name) || is_inert_url(value)
@@ -79,9 +98,31 @@ pub fn is_handler(name: &str) -> bool {
     b.len() > 2 && b.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"on"))
 }
 
+/// `form` (a control's form owner, by id) and the `form*` submission
+/// overrides (`formaction`, `formmethod`, `formenctype`, `formtarget`,
+/// `formnovalidate`): always dropped, whatever they name.
+pub fn is_form_override(name: &str) -> bool {
+    name.as_bytes()
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"form"))
+}
+
+/// `id` and `name`: the attributes that make named properties of
+/// `document` and `window`. The loader says whether a value would shadow a
+/// property of the target's document (one of its prototype chain, as
+/// `querySelector`: the document's named properties hide even its methods)
+/// or window (one of the chain below its named properties object, as
+/// `addEventListener` or `toString`; the window's own properties and
+/// `Window.prototype`'s win over named ones), and such an attribute is
+/// dropped, on any element: which elements the browser names on `document`
+/// is not worth a list to read (an `<h2 id="title">` loses its id too).
+pub fn is_name_attribute(name: &str) -> bool {
+    name.eq_ignore_ascii_case("id") || name.eq_ignore_ascii_case("name")
+}
+
 /// Attributes whose value is a URL that a browser may navigate to or load.
 pub fn is_url_attribute(name: &str) -> bool {
-    ["href", "src", "action", "formaction", "xlink:href", "data"]
+    ["href", "src", "action", "xlink:href", "data"]
         .iter()
         .any(|u| name.eq_ignore_ascii_case(u))
 }
@@ -172,6 +213,11 @@ mod tests {
         assert!(!attribute_allowed("srcdoc", "<p>hi</p>"));
         assert!(!attribute_allowed("xlink:href", "javascript:x()"));
         assert!(!attribute_allowed("formaction", "javascript:x()"));
+        assert!(!attribute_allowed("formaction", "https://example.com/"));
+        assert!(!attribute_allowed("FORM", "host-form"));
+        assert!(!attribute_allowed("formTarget", "_top"));
+        assert!(attribute_allowed("for", "email"));
+        assert!(attribute_allowed("action", "/subscribe"));
         assert!(!attribute_allowed("data", "data:text/html,x"));
         assert!(attribute_allowed("on", "x"));
         assert!(attribute_allowed("title", "javascript:x()"));
@@ -199,9 +245,27 @@ mod tests {
     }
 
     #[test]
-    fn only_script_elements_are_forbidden() {
-        assert!(is_forbidden_element("script"));
-        assert!(is_forbidden_element("SCRIPT"));
-        assert!(!is_forbidden_element("style"));
+    fn elements_acting_on_the_document_are_forbidden() {
+        for contained in [false, true] {
+            for name in ["script", "SCRIPT", "base", "Meta"] {
+                assert!(is_forbidden_element(name, contained), "{name}");
+            }
+            for name in ["div", "svg", "template", "iframe", "form"] {
+                assert!(!is_forbidden_element(name, contained), "{name}");
+            }
+        }
+        for name in ["style", "LINK"] {
+            assert!(is_forbidden_element(name, false), "{name}");
+            assert!(
+                !is_forbidden_element(name, true),
+                "{name} in a shadow root or frame"
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_told_from_other_attributes() {
+        assert!(is_name_attribute("ID") && is_name_attribute("name"));
+        assert!(!is_name_attribute("data-id") && !is_name_attribute("names"));
     }
 }

@@ -119,10 +119,10 @@ impl Staged {
     }
 }
 
-/// Whether Rust refuses an attribute named `name` for some value: what the
-/// loader must stage for it.
+/// Whether Rust refuses an attribute named `name` for some value, or judges
+/// it as a name that may clobber: what the loader must stage for it.
 fn judged(name: &str) -> bool {
-    !rules::attribute_allowed(name, "javascript:alert(1)")
+    !rules::attribute_allowed(name, "javascript:alert(1)") || rules::is_name_attribute(name)
 }
 
 /// Attribute names to probe Rust with: HTML's attribute index (the
@@ -172,10 +172,11 @@ fn every_attribute_the_loader_stages_is_one_rust_judges() {
         );
     }
     for prefix in &staged.prefixes {
-        let handler = format!("{prefix}click");
+        let name = format!("{prefix}click");
         assert!(
-            rules::is_handler(&handler) && judged(&handler),
-            "XA stages every {prefix:?}* attribute: Rust must read them as handlers"
+            (rules::is_handler(&name) || rules::is_form_override(&name))
+                && !rules::attribute_allowed(&name, ""),
+            "XA stages every {prefix:?}* attribute: Rust must refuse them all"
         );
     }
 }
@@ -207,7 +208,8 @@ fn every_element_the_loader_stages_is_one_rust_judges_or_a_template() {
     }
     // Templates are staged so that their contents are walked too.
     let judged = |name: &str| {
-        rules::is_forbidden_element(name) || rules::is_forbidden_animation(name, Some("href"))
+        rules::is_forbidden_element(name, false)
+            || rules::is_forbidden_animation(name, Some("href"))
     };
     for name in &staged {
         assert!(

