@@ -45,6 +45,10 @@
 //! - A prose block ends at a fence, a directive, an ATX heading (a block of
 //!   its own), or a line after blank lines that neither is indented nor
 //!   continues a list. Blank lines between blocks belong to no block.
+//! - A fence inside a container directive is a block of its own (only code
+//!   blocks hide fences, SPEC.md section 8): the container's part before it
+//!   is complete, and the container goes on in a new `directive` block (its
+//!   `name`) once the fence closes.
 //! - A prose block is complete once a later block starts; code, surface and
 //!   container blocks when their closing line arrives (a closing line not yet
 //!   ended counts); a leaf directive when its line ends.

@@ -159,6 +159,9 @@ pub struct MarkdownStream {
     blocks: Vec<Block>,
     /// Decoded bytes so far.
     offset: usize,
+    /// The container directive a fence inside it interrupted (its depth
+    /// and head): it goes on in a block of its own once the fence closes.
+    outer: Option<(usize, Arc<Value>)>,
     /// The unfinished line, without its line ending.
     line: String,
     /// The last chunk ended in a `\r` not yet counted: it ends the line,
@@ -193,6 +196,7 @@ impl Default for MarkdownStream {
             decoder: Decoder::default(),
             blocks: Vec::new(),
             offset: 0,
+            outer: None,
             line: String::new(),
             cr: false,
             line_start: 0,
@@ -360,10 +364,37 @@ impl MarkdownStream {
                 let from = before.max(indent + len);
                 let info = self.line.get(from..).unwrap_or_default();
                 if marker == FenceChar::Backtick && info.contains('`') {
-                    self.attach_prose(false);
+                    self.not_a_fence();
+                }
+            }
+            // In a container directive a fence starts a block of its own
+            // (only code blocks hide fences, SPEC.md section 8), known from
+            // the line's first bytes.
+            Role::Body if before < 7 && self.in_container() => {
+                if let Some(Class::Candidate(c @ Candidate::Fence { .. })) =
+                    classify(&self.line, false)
+                {
+                    self.role = Role::Candidate(c);
                 }
             }
             Role::Candidate(_) | Role::Body => {}
+        }
+    }
+
+    /// Whether the last block is an open container directive.
+    fn in_container(&self) -> bool {
+        self.blocks
+            .last()
+            .is_some_and(|b| b.has_body() && b.fence.is_none())
+    }
+
+    /// The unfinished line read as a fence opener is none: a body line of
+    /// the open container, or prose.
+    fn not_a_fence(&mut self) {
+        if self.in_container() {
+            self.role = Role::Body;
+        } else {
+            self.attach_prose(false);
         }
     }
 
@@ -453,6 +484,13 @@ impl MarkdownStream {
         self.line.clear();
         self.line_start = self.offset;
         self.line_no += 1;
+        if !self.blocks.last().is_some_and(Block::has_body) {
+            if let Some((depth, head)) = self.outer.take() {
+                let mut b = Block::new(Kind::Directive, self.line_start);
+                (b.depth, b.head) = (depth, head);
+                self.blocks.push(b);
+            }
+        }
         self.role = if self.blocks.last().is_some_and(Block::has_body) {
             Role::Body
         } else {
@@ -481,9 +519,18 @@ impl MarkdownStream {
         match candidate {
             Candidate::Fence { .. } => {
                 let Some(open) = opening_fence(line) else {
-                    self.attach_prose(false);
-                    return self.end_prose_line(ending);
+                    self.not_a_fence();
+                    return match self.role {
+                        Role::Body => self.end_body_line(ending),
+                        _ => self.end_prose_line(ending),
+                    };
                 };
+                if self.in_container() {
+                    if let Some(b) = self.blocks.last_mut() {
+                        b.closed = true;
+                        self.outer = Some((b.depth, Arc::clone(&b.head)));
+                    }
+                }
                 let kind = if open.is_surface() {
                     Kind::Surface
                 } else {
@@ -1078,6 +1125,9 @@ mod linear {
         (":::x\n", "a"),
         (":::x\n", ":"),
         (":::x\n", "::x\n"),
+        (":::x\n", "`"),
+        (":::x\n```", "a"),
+        (":::x\n```\n", "a"),
         (
             "```surface {\"id\":\"s\"}\n",
             "{\"id\":\"a\",\"component\":\"Text\"}\n",

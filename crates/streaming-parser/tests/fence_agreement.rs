@@ -335,6 +335,50 @@ fn a_lone_cr_ends_a_line_and_a_leading_mark_is_no_text() {
     );
 }
 
+/// A fence inside a container directive counts (only code blocks hide
+/// fences, SPEC.md section 8): the stream gives it a block of its own,
+/// the container going on after it, and a fence inside a code block in the
+/// container still does not count. The first body is the fuzzer's
+/// (`fence_lines`: the stream swallowed the surface into the directive).
+#[test]
+fn a_fence_inside_a_container_directive_counts() {
+    let catalog = Catalog::default_blog();
+    let found = "## Overview\n\n:::details[More]\nOu\n```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Stack\",\"children\":[\"t\"]}\n{\"id\":\"t\",\"component\":\"Heading\",\"props\":{\"level\":9,\"text\":\"x\"ter text.\n:::note\nInner note.\n:::\nBack in the outer container.\n:::\n\nLet me know.\n";
+    let closed = ":::details\nintro\n```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n:::\n```\n:::inner\n~~~\n:::\n```surface {\"id\":\"hidden\"}\n~~~\n:::\n``` a`b\nafter\n:::\n\n```surface {\"id\":\"b\"}\n```\n";
+    for text in [found, closed] {
+        let issues = validate_markdown(text, &catalog);
+        for cuts in [vec![], (1..text.len()).collect()] {
+            let blocks = stream(text, &cuts);
+            if let Err(why) = agree(text, &blocks, &issues) {
+                panic!("{text:?} (cuts {cuts:?}):\n{why}");
+            }
+        }
+    }
+    let mut s = MarkdownStream::new();
+    s.push(closed);
+    s.finish();
+    let doc = s.document();
+    let blocks: Vec<(&str, bool)> = doc["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["kind"].as_str().unwrap(), b["complete"] == true))
+        .collect();
+    assert_eq!(
+        blocks,
+        [
+            ("directive", true),
+            ("surface", true),
+            ("directive", true),
+            ("code", true),
+            ("directive", true),
+            ("surface", true)
+        ]
+    );
+    assert_eq!(doc["blocks"][2]["name"], "details");
+    assert_eq!(doc["blocks"][4]["text"], ":::\n``` a`b\nafter\n:::\n");
+}
+
 #[test]
 fn the_issues_examples_get_one_code_each() {
     let catalog = Catalog::default_blog();

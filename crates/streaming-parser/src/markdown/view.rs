@@ -65,7 +65,9 @@ impl MarkdownStream {
                     Kind::Prose => b.closed || !last || self.completed,
                     _ => b.closed || (last && self.line_closes(b)),
                 };
-                let heal = (!complete).then(|| self.heal_block(b, stored, line));
+                // Only the last block is healed (an open container directive
+                // before a tentative fence block is not).
+                let heal = (!complete && last).then(|| self.heal_block(b, stored, line));
                 // No ghost once the text ended, nor in a fence whose info was
                 // refused (its body is not read).
                 let read = b.surface.as_ref().is_some_and(|s| s.fence.is_some());
