@@ -186,7 +186,7 @@ const imports = {
   n: (n, w) =>
     h(w == FIRST ? N[n].firstChild : w == NEXT ? N[n].nextSibling : w == PARENT ? N[n].parentNode : N[n].nodeType == ELEMENT_NODE ? N[n] : N[n].parentElement),
   t: (a, b, w) =>
-    w == EQUAL ? N[a].isEqualNode(N[b]) : w == SAME_TAG ? N[a].tagName === N[b].tagName : w == TEXT_DIFFERS ? N[a].textContent !== N[b].textContent : !!N[b] && N[a].contains(N[b]),
+    w == EQUAL ? N[a].isEqualNode(N[b]) : w == SAME_TAG ? N[a].tagName === N[b].tagName : w == TEXT_DIFFERS ? N[a].textContent !== N[b].textContent : N[a].contains(N[b]),
   K: (n, k) => {
     const v = k == TAG ? N[n].tagName : N[n].getAttribute(KA[k]);
     if (!v) return NONE;

@@ -167,7 +167,10 @@
 //!
 //! An element equal to its new counterpart (`isEqualNode`: tag, attributes
 //! and the whole subtree, compared natively) is left alone: the live state
-//! the person changed is in properties, which that does not compare. (Before
+//! the person changed is in properties, which that does not compare. A plain
+//! element whose new counterpart has a single child is not compared (its
+//! child is, one level down): comparing at every level of a deep chain would
+//! walk everything below each level again. (Before
 //! anything, a range whose nodes all equal the new ones returns at once, not
 //! even indexing keys.) Otherwise: text and comments take the new text;
 //! elements take the new attributes (namespaced ones with `setAttributeNS`)

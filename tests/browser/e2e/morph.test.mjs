@@ -493,6 +493,41 @@ test('styles apply only where they cannot reach the host: a shadow root or a fra
     frame.remove();
   }));
 
+// ---- work is linear in the size of the HTML, whatever its depth ----
+
+// The work a morph makes the browser do, by shape, at N and at 2N: each
+// `isEqualNode` call weighs the elements of the subtree it may walk. Kept
+// under Chromium's 512-level nesting cap, so depth is what grows.
+const work = (shapes) =>
+  inPage((shapes) => {
+    const eq = Node.prototype.isEqualNode;
+    let weight = 0;
+    Node.prototype.isEqualNode = function (other) {
+      weight += 1 + (this.nodeType == 1 ? this.getElementsByTagName('*').length : 0);
+      return eq.call(this, other);
+    };
+    const make = { deep: (n, t) => `${'<div>'.repeat(n)}${t}${'</div>'.repeat(n)}` };
+    return shapes.map((shape) =>
+      [200, 400].map((n) => {
+        const live = T.mount(make[shape](n, 'a'));
+        weight = 0;
+        T.morph(live, make[shape](n, 'b'));
+        T.eq(live.textContent, 'b', shape);
+        live.remove();
+        return weight;
+      }),
+    );
+  }, shapes);
+
+test('a deep change costs work linear in the depth, not its square', async () => {
+  const shapes = ['deep'];
+  const counts = await work(shapes);
+  shapes.forEach((shape, i) => {
+    const [n, n2] = counts[i];
+    assert.ok(n2 <= 2.3 * n, `${shape}: work ${n} at N, ${n2} at 2N`);
+  });
+});
+
 test('no input makes it throw, and a bad call leaves the next one working', () =>
   inPage(() => {
     const live = T.mount('<p>kept</p>');
