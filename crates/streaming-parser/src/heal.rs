@@ -13,7 +13,10 @@
 //! Rules, after CommonMark's flanking rules: a run of `*` or `_` opens when it
 //! is left-flanking (for `_`, not between two alphanumerics); a single `*`
 //! between two alphanumerics (`2*3`, Korean words) never opens, nor does any
-//! intraword run next to an ASCII letter or digit (`2**3`); `~~` strikes;
+//! intraword run next to an ASCII letter or digit (`2**3`); `~~` strikes,
+//! closed only by `~~` (a tilde run closes a run of its own length, and one
+//! that closes nothing leaves the tilde openers before it open for good, as
+//! pulldown-cmark reads them; a single `~` flanks as `_` does);
 //! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`). A
 //! line indented four columns where a paragraph could start is code, and a
 //! thematic break (`* * *`, `___`) ends the paragraph: neither is healed.
@@ -594,7 +597,13 @@ impl Inline {
                 } else if let Some(run) = self.run {
                     let mut left = run.len;
                     if matches!(run.ch, '*' | '_' | '~') && flanking(run, ' ').1 {
-                        left = close_on(&mut stack, run.ch, run.len);
+                        // A run that would close nothing is hidden, and
+                        // leaves the openers as they are (it may grow).
+                        let mut closed = stack.clone();
+                        left = close_on(&mut closed, run.ch, run.len);
+                        if left < run.len {
+                            stack = closed;
+                        }
                     }
                     if left < run.len {
                         // It closes: show the closing part, hide the rest.
@@ -715,7 +724,9 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
     let left = left_flanking(run.before, next);
     let right = right_flanking(run.before, next);
     match run.ch {
-        '_' => (
+        // A single `~` flanks as `_` does (pulldown-cmark); a longer run
+        // than `~~` is text.
+        '_' | '~' if run.ch == '_' || run.len == 1 => (
             left && (!right || is_punct(run.before)),
             right && (!left || is_punct(next)),
         ),
@@ -726,12 +737,33 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
             let opens = left && !(intraword && (run.len == 1 || ascii_neighbour));
             (opens, right)
         }
-        _ => (left, right && run.len == 2),
+        _ => (left && run.len == 2, right && run.len == 2),
     }
 }
 
 /// Closes openers of `ch` with a run of `len`; returns what is left of it.
 fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
+    if ch == '~' {
+        // A tilde run closes only the last opener of its own length (GFM,
+        // pulldown-cmark); one that closes nothing leaves every tilde opener
+        // before it (up to a bracket) unclosable, so they are dropped.
+        let floor = stack
+            .iter()
+            .rposition(|e| !matches!(e.open, Open::Emph { .. }))
+            .map_or(0, |i| i + 1);
+        let same = Open::Emph { ch, len };
+        if let Some(i) = stack.iter().skip(floor).rposition(|e| e.open == same) {
+            stack.truncate(floor + i);
+            return 0;
+        }
+        let above: Vec<Entry> = stack.drain(floor..).collect();
+        stack.extend(
+            above
+                .into_iter()
+                .filter(|e| !matches!(e.open, Open::Emph { ch: '~', .. })),
+        );
+        return len;
+    }
     while len > 0 {
         let mut found = None;
         for (i, entry) in stack.iter().enumerate().rev() {
@@ -753,13 +785,7 @@ fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
         else {
             break;
         };
-        if ch == '~' {
-            if len != *open_len {
-                break;
-            }
-            stack.pop();
-            len = 0;
-        } else if len >= *open_len {
+        if len >= *open_len {
             len -= *open_len;
             stack.pop();
         } else {
@@ -792,6 +818,13 @@ mod tests {
         assert_eq!(h("Hello _wor"), "Hello _wor_");
         assert_eq!(h("Hello ***wor"), "Hello ***wor***");
         assert_eq!(h("Hello ~~wor"), "Hello ~~wor~~");
+        // A tilde run closes only a run of its length; one that closes
+        // nothing leaves the tilde openers before it open for good
+        // (pulldown-cmark reads both `~~` of `~~t~\nt~~` as text).
+        assert_eq!(h("~~t~\nt"), "~~t~\nt");
+        assert_eq!(h("~~t~"), "~~t~~");
+        assert_eq!(h("~~a ~~b~~ c"), "~~a ~~b~~ c~~");
+        assert_eq!(h("**a ~~b~ c"), "**a ~~b~ c**");
         assert_eq!(h("**a *b"), "**a *b***");
         assert_eq!(h("**bold*"), "**bold**");
         assert_eq!(h("***x**"), "***x***");
