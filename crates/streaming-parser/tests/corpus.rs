@@ -2,9 +2,10 @@
 //! of realistic answers (prose, lists, code, math, links, tables, surfaces,
 //! directives, multi-byte text).
 
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, Parser, Tag};
 use serde_json::{Map, Value};
 use streaming_parser::MarkdownStream;
+use testkit::properties::dangling;
 use testkit::Rng;
 
 fn corpus() -> Vec<(String, Vec<u8>)> {
@@ -190,36 +191,6 @@ fn the_change_list_rebuilds_the_document() {
             );
         }
     }
-}
-
-/// Literal delimiter runs left in the text of a parse: dangling markers.
-fn dangling(markdown: &str) -> Vec<String> {
-    let mut options = Options::empty();
-    options.insert(Options::ENABLE_STRIKETHROUGH);
-    options.insert(Options::ENABLE_TABLES);
-    options.insert(Options::ENABLE_TASKLISTS);
-    let mut found = Vec::new();
-    let mut in_code = 0usize;
-    let mut text = String::new();
-    let flush = |text: &mut String, found: &mut Vec<String>| {
-        for marker in ["**", "__", "~~", "`"] {
-            if text.contains(marker) {
-                found.push(format!("{marker} in {text:?}"));
-            }
-        }
-        text.clear();
-    };
-    for event in Parser::new_ext(markdown, options) {
-        match event {
-            Event::Start(Tag::CodeBlock(_)) => in_code += 1,
-            Event::End(TagEnd::CodeBlock) => in_code = in_code.saturating_sub(1),
-            Event::Text(t) if in_code == 0 => text.push_str(&t),
-            Event::Text(_) => {}
-            _ => flush(&mut text, &mut found),
-        }
-    }
-    flush(&mut text, &mut found);
-    found
 }
 
 #[test]

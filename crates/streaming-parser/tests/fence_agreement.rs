@@ -2,23 +2,15 @@
 //! every answer of the streaming corpus and every markdown fixture of the
 //! validator, the stream fed in random chunkings gives the surfaces, the
 //! refused lines and the codes that `validate_markdown` reports on the
-//! whole body.
+//! whole body, as `testkit::properties::fence_agreement` compares them (the
+//! fuzz target `fence_lines` checks the same on any input).
 
 use serde_json::Value;
-use std::collections::BTreeSet;
-use streaming_parser::MarkdownStream;
+use streaming_parser::{MarkdownStream, Stream};
+use testkit::properties::{feed, fence_agreement, surface_blocks};
 use testkit::Rng;
-use validator_wasm::markdown::{read_body, validate_markdown};
-use validator_wasm::{Catalog, Issue};
-
-/// Codes a reader gives a line by its text alone (or a fence info line).
-const LINE_CODES: [&str; 3] = ["invalid_line", "line_too_long", "data_too_large"];
-/// Codes about the body rather than one surface.
-const BODY_CODES: [&str; 3] = [
-    "too_many_surfaces",
-    "duplicate_surface_id",
-    "unclosed_fence",
-];
+use validator_wasm::markdown::validate_markdown;
+use validator_wasm::Catalog;
 
 fn bodies() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
@@ -53,152 +45,11 @@ fn bodies() -> Vec<(String, String)> {
     out
 }
 
-/// The final blocks of `text` fed in chunks cut at `cuts` (byte offsets,
-/// anywhere, inside a character too).
+/// The surface blocks of the stream's final document for `text` fed in
+/// chunks cut at `cuts` (byte offsets, anywhere, inside a character too).
 fn stream(text: &str, cuts: &[usize]) -> Vec<Value> {
-    let mut stream = MarkdownStream::new();
-    let bytes = text.as_bytes();
-    let mut at = 0;
-    for &cut in cuts.iter().chain(std::iter::once(&bytes.len())) {
-        stream.push_bytes(&bytes[at..cut]);
-        at = cut;
-    }
-    stream.finish();
-    let doc = stream.document();
-    doc["blocks"]
-        .as_array()
-        .expect("blocks")
-        .iter()
-        .filter(|b| b["kind"] == "surface")
-        .cloned()
-        .collect()
-}
-
-type Verdict = (u64, String, String, String);
-
-fn verdict(line: u64, code: &str, path: &str, severity: &str) -> Verdict {
-    (line, code.into(), path.into(), severity.into())
-}
-
-fn issue_verdict(i: &Issue) -> Verdict {
-    verdict(
-        i.line.unwrap_or(0) as u64,
-        i.code,
-        &i.path,
-        i.severity.as_str(),
-    )
-}
-
-/// Compares what the stream gave with what the validator reports; `Err`
-/// says how they differ.
-fn agree(text: &str, blocks: &[Value], issues: &[Issue]) -> Result<(), String> {
-    // The same surfaces, in order.
-    let streamed: Vec<(Value, Value)> = blocks
-        .iter()
-        .filter(|b| !b["id"].is_null())
-        .map(|b| (b["id"].clone(), b["catalog"].clone()))
-        .collect();
-    let body = read_body(text);
-    let read: Vec<(Value, Value)> = body
-        .surfaces
-        .iter()
-        .map(|s| (Value::from(s.id.clone()), s.catalog.clone().into()))
-        .collect();
-    if streamed != read {
-        return Err(format!("surfaces: stream {streamed:?}, validator {read:?}"));
-    }
-    // The same fences closed.
-    let closed: Vec<bool> = blocks
-        .iter()
-        .filter(|b| !b["id"].is_null())
-        .map(|b| b["complete"] == true)
-        .collect();
-    let read_closed: Vec<bool> = body.surfaces.iter().map(|s| s.closed).collect();
-    if closed != read_closed {
-        return Err(format!(
-            "closed: stream {closed:?}, validator {read_closed:?}"
-        ));
-    }
-    // The same lines refused by their text, with the same codes.
-    let mut line_refusals: Vec<(u64, String)> = Vec::new();
-    for b in blocks {
-        for r in b["refused"].as_array().into_iter().flatten() {
-            let code = r["code"].as_str().unwrap_or_default();
-            // A refused fence info refuses the whole fence; otherwise only
-            // the line-level codes are the text's verdict.
-            if b["id"].is_null() || LINE_CODES.contains(&code) {
-                line_refusals.push((r["line"].as_u64().unwrap_or(0), code.into()));
-            }
-        }
-    }
-    let mut body_issues: Vec<(u64, String)> = issues
-        .iter()
-        .filter(|i| i.path.is_empty() && !BODY_CODES.contains(&i.code))
-        .map(|i| (i.line.unwrap_or(0) as u64, i.code.to_string()))
-        .collect();
-    line_refusals.sort();
-    body_issues.sort();
-    if line_refusals != body_issues {
-        return Err(format!(
-            "refused lines: stream {line_refusals:?}, validator {body_issues:?}"
-        ));
-    }
-    // Each closed surface: the checks the stream ran at its close are the
-    // validator's issues for it; what the stream kept out of its live view
-    // as it went, the validator reports too.
-    for b in blocks {
-        let Some(id) = b["id"].as_str() else { continue };
-        if streamed.iter().filter(|(s, _)| s == id).count() > 1 {
-            continue; // duplicate ids: the validator's issues cannot be told apart
-        }
-        let theirs: BTreeSet<Verdict> = issues
-            .iter()
-            .filter(|i| i.surface.as_deref() == Some(id) && !i.path.is_empty())
-            .map(issue_verdict)
-            .collect();
-        if let Some(closed) = b["issues"].as_array() {
-            let ours: BTreeSet<Verdict> = closed
-                .iter()
-                .map(|i| {
-                    verdict(
-                        i["line"].as_u64().unwrap_or(0),
-                        i["code"].as_str().unwrap_or_default(),
-                        i["path"].as_str().unwrap_or_default(),
-                        i["severity"].as_str().unwrap_or_default(),
-                    )
-                })
-                .collect();
-            if ours != theirs {
-                return Err(format!(
-                    "surface {id}: stream {ours:?}, validator {theirs:?}"
-                ));
-            }
-            // The flags raised line by line are the closed surface's, path
-            // for path.
-            for f in b["flags"].as_array().into_iter().flatten() {
-                let flag = verdict(
-                    f["line"].as_u64().unwrap_or(0),
-                    f["code"].as_str().unwrap_or_default(),
-                    f["path"].as_str().unwrap_or_default(),
-                    f["severity"].as_str().unwrap_or_default(),
-                );
-                if !ours.contains(&flag) {
-                    return Err(format!("surface {id}: flag {flag:?} not among {ours:?}"));
-                }
-            }
-        }
-        let codes: BTreeSet<&str> = theirs.iter().map(|v| v.1.as_str()).collect();
-        for r in b["refused"].as_array().into_iter().flatten() {
-            let code = r["code"].as_str().unwrap_or_default();
-            if !LINE_CODES.contains(&code) && !codes.contains(code) {
-                return Err(format!(
-                    "surface {id}: the stream refused line {} ({code}), the validator reports no {code}",
-                    r["line"]
-                ));
-            }
-        }
-    }
-    Ok(())
+    let markdown = Stream::new("markdown").expect("the markdown mode");
+    surface_blocks(&feed(markdown, text.as_bytes(), cuts))
 }
 
 #[test]
@@ -221,7 +72,7 @@ fn streamed_and_validated_fence_verdicts_agree() {
                 }
             };
             let blocks = stream(&text, &cuts);
-            if let Err(why) = agree(&text, &blocks, &issues) {
+            if let Err(why) = fence_agreement(&text, &blocks, &issues) {
                 panic!("{name} (cuts {cuts:?}):\n{why}");
             }
             surfaces += blocks.len();
@@ -284,7 +135,7 @@ fn every_line_ending_and_a_byte_order_mark_read_alike() {
             random.sort_unstable();
             for cuts in [Vec::new(), vec![1, 2], after_cr, random] {
                 let blocks = stream(&text, &cuts);
-                if let Err(why) = agree(&text, &blocks, &issues) {
+                if let Err(why) = fence_agreement(&text, &blocks, &issues) {
                     panic!("{name}, {ending} (cuts {cuts:?}):\n{why}");
                 }
                 surfaces += blocks.len();
@@ -349,7 +200,7 @@ fn a_fence_inside_a_container_directive_counts() {
         let issues = validate_markdown(text, &catalog);
         for cuts in [vec![], (1..text.len()).collect()] {
             let blocks = stream(text, &cuts);
-            if let Err(why) = agree(text, &blocks, &issues) {
+            if let Err(why) = fence_agreement(text, &blocks, &issues) {
                 panic!("{text:?} (cuts {cuts:?}):\n{why}");
             }
         }
