@@ -397,6 +397,13 @@ pub fn apply_patch(data: &[u8]) {
     if let Err(e) = &result {
         assert_eq!(ours.to_string(), before, "refused ({}) yet changed", e.code);
     }
+    // Past the copy budget json-patch would go on doubling what we refuse.
+    if result
+        .as_ref()
+        .is_err_and(|e| e.code == "document_too_large")
+    {
+        return;
+    }
     // RFC 6902 compares numbers by value (`1` equals `1.0`); json-patch
     // compares serde_json's representations, so both sides see every
     // number as a float.
@@ -814,8 +821,11 @@ pub fn functions(data: &[u8]) {
     }
 }
 
+/// A property: any bytes in, a panic when it breaks.
+pub type Property = fn(&[u8]);
+
 /// Every property by its fuzz target's name.
-pub const ALL: [(&str, fn(&[u8])); 10] = [
+pub const ALL: [(&str, Property); 10] = [
     ("partial_json", partial_json),
     ("jsonl", jsonl),
     ("markdown_stream", markdown_stream),

@@ -7,7 +7,7 @@ use testkit::properties::ALL;
 use testkit::seeds::{root, seeds};
 
 /// Runs `property` on each input; the inputs that break it, by position.
-fn broken(property: fn(&[u8]), inputs: &[Vec<u8>]) -> Vec<usize> {
+fn broken(property: testkit::properties::Property, inputs: &[Vec<u8>]) -> Vec<usize> {
     (0..inputs.len())
         .filter(|&i| std::panic::catch_unwind(|| property(&inputs[i])).is_err())
         .collect()

@@ -13,7 +13,8 @@ pub struct PatchError {
     /// The index of the operation in the patch.
     pub op: usize,
     /// `invalid_operation`, `invalid_pointer`, `unsafe_path`, `path_not_found`,
-    /// `invalid_move` or `test_failed`.
+    /// `invalid_move`, `test_failed` or `document_too_large` (copies past
+    /// [`COPY_BUDGET`]).
     pub code: &'static str,
     /// The operation's `path` (or `from`) that failed.
     pub path: String,
@@ -77,8 +78,9 @@ pub fn apply_patch_in_place(doc: &mut Value, patch: &Value) -> Result<(), PatchE
         });
     };
     let mut undo = Vec::new();
+    let mut budget = COPY_BUDGET;
     for (i, op) in ops.iter().enumerate() {
-        match apply_operation(doc, op) {
+        match apply_operation(doc, op, &mut budget) {
             Ok(steps) => undo.extend(steps),
             Err((code, path, message)) => {
                 revert(doc, undo);
@@ -147,9 +149,45 @@ pub(crate) fn revert(doc: &mut Value, undo: Vec<Undo>) {
     }
 }
 
+/// How much one patch (or one `Draft::apply`) may copy, in [`weight`]
+/// units (about the bytes of the copies' JSON): a `copy` of an array into
+/// itself doubles it, so without a bound 40 operations ask for 2^40 values.
+pub const COPY_BUDGET: usize = crate::surface::MAX_DOCUMENT_BYTES;
+
+/// About the bytes of `value`'s JSON (each value 1, plus the lengths of its
+/// strings and keys), or `None` once it passes `limit`; stops there.
+fn weight(value: &Value, limit: usize) -> Option<usize> {
+    let mut total = 0usize;
+    let mut todo = vec![value];
+    while let Some(v) = todo.pop() {
+        total += 1;
+        match v {
+            Value::String(s) => total += s.len(),
+            Value::Array(items) => todo.extend(items),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    total += k.len();
+                    todo.push(v);
+                }
+            }
+            _ => {}
+        }
+        if total > limit {
+            return None;
+        }
+    }
+    Some(total)
+}
+
 /// Applies one operation in place; on failure `doc` is unchanged (every
-/// check happens before the change). The steps undo it.
-pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, Failure> {
+/// check happens before the change). The steps undo it. A `copy` spends
+/// its value's [`weight`] from `budget`, and is refused
+/// (`document_too_large`) past it.
+pub(crate) fn apply_operation(
+    doc: &mut Value,
+    op: &Value,
+    budget: &mut usize,
+) -> Result<Vec<Undo>, Failure> {
     let Some(map) = op.as_object() else {
         return Err(fail(
             "invalid_operation",
@@ -227,10 +265,20 @@ pub(crate) fn apply_operation(doc: &mut Value, op: &Value) -> Result<Vec<Undo>, 
         }
         "copy" => {
             let from = from()?;
-            let v = get(doc, &parse(from)?)
-                .cloned()
+            let source = get(doc, &parse(from)?)
                 .ok_or_else(|| fail("path_not_found", from, "nothing to copy at \"from\""))?;
-            Ok(vec![add(doc, &segments, v, path)?])
+            let cost = weight(source, *budget).ok_or_else(|| {
+                fail(
+                    "document_too_large",
+                    path,
+                    "the copies of one patch may add at most 2 MiB to the document",
+                )
+            })?;
+            let v = source.clone();
+            add(doc, &segments, v, path).map(|undo| {
+                *budget -= cost;
+                vec![undo]
+            })
         }
         "test" => {
             let expected = value()?;

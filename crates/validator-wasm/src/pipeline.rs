@@ -183,6 +183,9 @@ pub struct Draft {
     held: Vec<Prepared>,
     /// The round's index of the next operation.
     next: usize,
+    /// What this call of [`Draft::apply`] may still copy
+    /// ([`crate::patch::COPY_BUDGET`]).
+    copy_budget: usize,
 }
 
 impl Draft {
@@ -193,6 +196,7 @@ impl Draft {
             checked: HashMap::new(),
             held: Vec::new(),
             next: 0,
+            copy_budget: crate::patch::COPY_BUDGET,
         }
     }
 
@@ -235,6 +239,7 @@ impl Draft {
     /// stay held after the call (see [`Draft::settle`]).
     pub fn apply(&mut self, ops: &Value, catalog: &Catalog) -> Report {
         let mut report = Report::default();
+        self.copy_budget = crate::patch::COPY_BUDGET;
         let list = match ops {
             Value::Array(list) => list.as_slice(),
             Value::Object(_) => std::slice::from_ref(ops),
@@ -373,7 +378,7 @@ impl Draft {
         };
         let mut undo = Vec::new();
         for p in group {
-            match apply_operation(&mut self.document, &p.op) {
+            match apply_operation(&mut self.document, &p.op, &mut self.copy_budget) {
                 Ok(steps) => undo.extend(steps),
                 Err((code, path, message)) => {
                     revert(&mut self.document, undo);

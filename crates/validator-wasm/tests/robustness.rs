@@ -345,3 +345,41 @@ fn every_cycle_is_reported_once_also_through_two_parents() {
     expected.insert(0, "/components/0/children/150".to_string());
     assert_eq!(cycles(&json!({"components": components})), expected);
 }
+
+/// A `copy` of an array into itself doubles it: 40 such operations would ask
+/// for 2^40 values (a fuzz finding, fuzz/regressions/apply_patch/). One
+/// patch, or one `Draft::apply`, may copy at most 2 MiB; past it the copy is
+/// refused with `document_too_large` and nothing of the patch is applied.
+#[test]
+fn copies_that_double_a_value_stop_at_the_copy_budget() {
+    use validator_wasm::pipeline::Draft;
+    let doc = json!({"a": ["0123456789abcdef"]});
+    let doubling: Vec<Value> = (0..40)
+        .map(|_| json!({"op": "copy", "from": "/a", "path": "/a/-"}))
+        .collect();
+    let e = apply_patch(&doc, &Value::Array(doubling.clone())).unwrap_err();
+    assert_eq!((e.code, e.path.as_str()), ("document_too_large", "/a/-"));
+    assert!((15..20).contains(&e.op), "refused at operation {}", e.op);
+    // Below the budget, copies apply as before.
+    let few = Value::Array(doubling[..4].to_vec());
+    let out = apply_patch(&doc, &few).unwrap();
+    assert_eq!(out["a"].as_array().unwrap().len(), 5); // each copy appends the array so far
+                                                       // The pipeline: a page's other sections pass through validation, so the
+                                                       // budget is what bounds them.
+    let page = json!({"sections": [{"id": "notes", "kind": "notes", "a": ["0123456789abcdef"]}]});
+    let mut draft = Draft::new(page.clone());
+    let ops: Vec<Value> = (0..40)
+        .map(|_| json!({"op": "copy", "from": "/sections/0/a", "path": "/sections/0/a/-"}))
+        .collect();
+    let report = draft.apply(&Value::Array(ops), &Catalog::default_blog());
+    assert!(
+        report.applied.len() < 20,
+        "{} applied",
+        report.applied.len()
+    );
+    assert!(report
+        .refused
+        .iter()
+        .all(|r| r.issues[0].code == "document_too_large"));
+    assert!(draft.document().to_string().len() < 4 * 1024 * 1024);
+}
