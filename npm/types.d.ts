@@ -163,7 +163,7 @@ export interface DraftReport {
 }
 
 /** The errors of `applyPatch`. */
-export type PatchErrorCode = 'invalid_operation' | 'invalid_pointer' | 'unsafe_path' | 'path_not_found' | 'invalid_move' | 'test_failed';
+export type PatchErrorCode = 'invalid_operation' | 'invalid_pointer' | 'unsafe_path' | 'path_not_found' | 'invalid_move' | 'test_failed' | 'document_too_large';
 
 /** `applyPatch`'s outcome: atomic, the input never changed. */
 export type ApplyPatchResult =
