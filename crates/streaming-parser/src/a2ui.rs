@@ -11,7 +11,12 @@
 //! streamed yet shows as a `loading_<id>` placeholder row when the catalog
 //! has `Row` (the placeholders follow the components, in the order they are
 //! first named), else its parent waits; a component that references itself
-//! or closes a cycle is an error. The unfinished message is read leniently
+//! or closes a cycle is an error. A refused message (and the error stops
+//! the reader) leaves nothing of itself in [`A2uiReader`]'s document: what
+//! its readings while it streamed showed is withdrawn, the messages before
+//! it stay, so the document does not depend on where the text was cut; so
+//! too each reading of a message replaces the one before (a component
+//! hidden again, a value of it just cut to `{}`, is missing again). The unfinished message is read leniently
 //! after each chunk while it is at most [`SNIFF_EVERY_CHUNK_UP_TO`] bytes
 //! long, then each time it has grown by an eighth (reading it costs its
 //! length: this keeps a long message linear in the text, about 0.4 s for
@@ -157,6 +162,12 @@ pub struct A2uiStream {
     string_start: usize,
     /// How long `message` was when it was last read as a partial message.
     sniffed: usize,
+    /// How many messages the readings of the unfinished message emitted:
+    /// withdrawn from the document when that message is refused.
+    provisional: usize,
+    /// The components the last reading of the unfinished message set, each
+    /// with what it replaced (in the surface the message names).
+    read: Vec<(String, Option<Value>)>,
     surfaces: BTreeMap<String, SurfaceState>,
     /// The data values emitted per surface and path, so an update shows
     /// only when something changed.
@@ -183,6 +194,8 @@ impl A2uiStream {
             escaped: false,
             string_start: 0,
             sniffed: 0,
+            provisional: 0,
+            read: Vec::new(),
             surfaces: BTreeMap::new(),
             data_seen: BTreeMap::new(),
             placeholders: true,

@@ -39,6 +39,7 @@ impl A2uiReader {
         }
         let mut out: Vec<Value> = parts.iter().map(Part::to_json).collect();
         if let Err(e) = result {
+            self.withdraw(self.stream.provisional);
             out.push(json!({"error": e}));
             self.error = Some(e);
         }
@@ -74,6 +75,26 @@ impl A2uiReader {
                 }
             }
             _ => self.parts.push(part.to_json()),
+        }
+    }
+
+    /// Takes the last `n` messages out of the document: what the readings
+    /// of a refused message showed (they were the last emitted, as nothing
+    /// else is emitted while a message streams). A refused message then
+    /// leaves nothing of itself, however the text was cut: the messages
+    /// before it stay.
+    fn withdraw(&mut self, n: usize) {
+        let Some(part) = self.parts.last_mut().and_then(Value::as_object_mut) else {
+            return;
+        };
+        if let Some(list) = part.get_mut("a2ui").and_then(Value::as_array_mut) {
+            list.truncate(list.len().saturating_sub(n));
+            if list.is_empty() {
+                part.remove("a2ui");
+            }
+        }
+        if part.is_empty() {
+            self.parts.pop();
         }
     }
 

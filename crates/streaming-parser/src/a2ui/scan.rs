@@ -159,11 +159,14 @@ impl A2uiStream {
     fn take_message(&mut self, text: &str, parts: &mut Vec<Part>) -> Result<(), String> {
         // The next message is read from its start again.
         self.sniffed = 0;
+        self.read.clear();
         let value: Value = serde_json::from_str(text)
             .or_else(|_| serde_json::from_str(&repair(text)))
             .or_else(|_| serde_json::from_str(&balance(&repair(text))))
             .map_err(|e| ["Failed to parse JSON: ", &e.to_string()].concat())?;
-        for message in self.handle(value)? {
+        let messages = self.handle(value)?;
+        self.provisional = 0;
+        for message in messages {
             push_message(parts, message);
         }
         Ok(())

@@ -71,6 +71,7 @@ impl A2uiStream {
                 .is_some_and(Value::is_string);
             if let Some(partial) = partial.filter(|_| complete_id) {
                 if let Some(m) = self.data_delta(&partial.value, data) {
+                    self.provisional += 1;
                     push_message(parts, m);
                 }
             }
@@ -125,11 +126,24 @@ impl A2uiStream {
                     && self.has_required(c)
             })
             .collect();
-        if whole.is_empty() {
-            return Ok(());
+        // Each reading replaces the one before: what only the one before
+        // showed is taken back, so a component hidden again (a value of it
+        // just cut to `{}`) is missing as in a reading of the text whole.
+        let state = self.surfaces.entry(surface_id.clone()).or_default();
+        for (id, before) in self.read.drain(..).rev() {
+            match before {
+                Some(c) => state.components.insert(id, c),
+                None => state.components.remove(&id),
+            };
+        }
+        for c in &whole {
+            let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
+            self.read
+                .push((id.into(), state.components.get(id).cloned()));
         }
         let body = json!({"surfaceId": surface_id, "components": whole});
         for m in self.components_of(update, &surface_id, &body, &partial.value)? {
+            self.provisional += 1;
             push_message(parts, m);
         }
         Ok(())

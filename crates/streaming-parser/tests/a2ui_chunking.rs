@@ -1,0 +1,45 @@
+//! The A2UI reader's document does not depend on where the text was cut,
+//! also when a message is refused or the text stops inside one (`a2ui`
+//! fuzz property seeds 39, 40 and 73).
+
+use testkit::properties::a2ui;
+
+const START: &str =
+    r#"<a2ui-json>[{"version": "v0.9", "createSurface": {"catalogId": "c", "surfaceId": "s1"}},"#;
+
+#[test]
+fn a_cycle_withdraws_what_its_message_showed_while_streaming() {
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Card", "child": "child"}]}},"#,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "child", "component": "Card", "child": "root"}]}}"#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+}
+
+#[test]
+fn a_self_reference_withdraws_the_root_it_showed() {
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Card", "child": "root"}]}}"#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+}
+
+#[test]
+fn a_cut_object_never_hides_a_component_shown_before() {
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Column", "children": ["list"]},{"id": "list", "component": "List", "direction": "vertical", "children": {"#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+}
