@@ -20,6 +20,9 @@
 //! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`). A
 //! line indented four columns where a paragraph could start is code, and a
 //! thematic break (`* * *`, `___`) ends the paragraph: neither is healed.
+//! A line starting a list item (`- `, `1. `; another number only in a
+//! list) ends the paragraph or item before it: what was open there (a code
+//! span, emphasis, a link) is forgotten, as CommonMark ends it there.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -95,6 +98,20 @@ enum Mode {
     },
 }
 
+/// How far the current line has gone as a list item's marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Marker {
+    /// White space only so far.
+    Line,
+    /// Digits; whether they are `1`.
+    Digits(bool),
+    /// A marker; whether it may start an item here (an ordered one
+    /// interrupts a paragraph only from 1).
+    After(bool),
+    /// Not a list item.
+    No,
+}
+
 /// A run of one delimiter character whose end is not known yet.
 #[derive(Debug, Clone, Copy)]
 struct Run {
@@ -149,6 +166,8 @@ pub struct Inline {
     /// The current line so far is a thematic break of `*` or `_` (spaces
     /// between): the character and how many.
     rule: Option<(char, usize)>,
+    /// The current line's list item marker, so far.
+    marker: Marker,
     /// The block is a list: an indented line after a blank one continues
     /// an item rather than starting code.
     pub list: bool,
@@ -191,6 +210,7 @@ impl Default for Inline {
             indent: 0,
             code_line: false,
             rule: None,
+            marker: Marker::Line,
             list: false,
         }
     }
@@ -264,18 +284,40 @@ impl Inline {
             self.advance(c);
             return;
         }
-        if self.line_blank && self.mode == Mode::Text {
+        if self.line_blank {
             // Four columns of indentation start code where a paragraph
             // could start (CommonMark's indented code block).
             match c {
                 ' ' => self.indent += 1,
                 '\t' => self.indent += 4 - self.indent % 4,
-                _ => {
+                _ if self.mode == Mode::Text => {
                     self.code_line =
                         self.indent >= 4 && !self.list && (self.code_line || !self.prev_line_text);
                 }
+                _ => {}
             }
         }
+        let white = c == ' ' || c == '\t';
+        self.marker = match (self.marker, c) {
+            (Marker::Line, _) if white => Marker::Line,
+            (Marker::Line, '-' | '+' | '*') => Marker::After(true),
+            (Marker::Line, '0'..='9') => Marker::Digits(c == '1'),
+            (Marker::Digits(_), '0'..='9') => Marker::Digits(false),
+            (Marker::Digits(one), '.' | ')') => Marker::After(one || self.list),
+            (Marker::After(true), _) if white && (self.indent < 4 || self.list) => {
+                // A list item begins: nothing inline survives the end of
+                // the paragraph or item before it (a code span, emphasis,
+                // a link), as CommonMark ends them there. What the line
+                // is so far (a rule, say) stays.
+                let line = self.clone();
+                self.paragraph_break();
+                (self.line_blank, self.setext, self.rule, self.indent) =
+                    (line.line_blank, line.setext, line.rule, line.indent);
+                (self.prev_line_text, self.prev) = (line.prev_line_text, line.prev);
+                Marker::No
+            }
+            _ => Marker::No,
+        };
         if self.code_line {
             self.advance(c);
             return;
@@ -386,6 +428,7 @@ impl Inline {
         self.setext = None;
         self.indent = 0;
         self.rule = None;
+        self.marker = Marker::Line;
     }
 
     fn text_char(&mut self, c: char) {
