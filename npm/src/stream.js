@@ -6,10 +6,18 @@ import { run, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
 
+/**
+ * The most one stream reads: 32 MiB (UTF-16 units of strings, or bytes).
+ * The stream keeps about 25 bytes of wasm memory per byte it read (the
+ * figure the streaming benchmark prints), and a wasm memory ends at 4 GiB.
+ */
+const MAX_STREAM = 32 * 1024 * 1024;
+
 /** A streaming parser over one answer. */
 export class Stream {
   #stream;
   #mode;
+  #read = 0;
   // A high surrogate that ended the last string chunk: its low half comes
   // with the next one (a string split inside an emoji stays one character).
   #high = '';
@@ -26,6 +34,11 @@ export class Stream {
   }
   /** The next chunk (a string, or UTF-8 bytes split anywhere): the changes it made. */
   push(chunk) {
+    const size = typeof chunk === 'string' ? chunk.length : chunk?.byteLength;
+    if (size > MAX_STREAM - this.#read) {
+      throw new SurfacesError('document_too_large', '/chunk', `one stream reads at most ${MAX_STREAM} bytes of text; this chunk was not read (the stream is as it was)`);
+    }
+    this.#read += size || 0;
     if (typeof chunk === 'string') {
       let text = this.#high + chunk;
       const last = text.charCodeAt(text.length - 1);

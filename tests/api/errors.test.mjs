@@ -83,6 +83,19 @@ test('invalid_option: modes, locales, chunks and targets of the wrong kind; a ca
 // In a fresh process: nothing loaded yet.
 const fresh = (code) => execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' }).trim();
 
+test('document_too_large: one stream reads at most 32 MiB; the chunk past it is not read', () => {
+  const stream = new s.Stream('markdown');
+  const mib = 'word '.repeat(1024 * 1024 / 5) + '\n\n';
+  for (let i = 0; i < 31; i++) stream.push(mib);
+  refuses(() => stream.push(mib + mib), 'document_too_large', '/chunk');
+  refuses(() => stream.push(new Uint8Array(2 * 1024 * 1024)), 'document_too_large', '/chunk');
+  stream.push('last');
+  const { document } = stream.finish();
+  // What was read before and after the refused chunks: 31 paragraphs and the last.
+  assert.equal(document.blocks.length, 32);
+  assert.equal(document.blocks[31].text, 'last');
+});
+
 test('not_initialized before init, init_failed for bytes that are no module, and init may be called again', () => {
   const out = fresh(`
     import init, { validate, SurfacesError } from './npm/validator.js';

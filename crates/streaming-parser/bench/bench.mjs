@@ -6,8 +6,9 @@
 // Then the value layer: the same stream through the wasm glue (JSON text
 // out, the baseline), through the package, through the package keeping the
 // document with applyChanges, and asking for document() after every chunk.
-// Then the native throughput (cargo, the `native` profile). Prints a markdown
-// section: totals, per-chunk p99, the ratios.
+// Then the memory a fresh module grows to per input byte (streaming, heal),
+// and the native throughput (cargo, the `native` profile). Prints a markdown
+// section: totals, per-chunk p99, the ratios, memory.
 //
 //   node crates/streaming-parser/bench/bench.mjs [peer samples per answer, default 2000]
 import { readFileSync, readdirSync } from "node:fs";
@@ -148,6 +149,31 @@ for (const [label, bytes] of [["20 KB", 20_000], ["100 KB", 100_000], ["1 MB", 1
   const [a, plain, keptDoc] = medians(parts, [ours, text, kept]);
   rows.push({ label, chunks: parts.length, a, text: plain, kept: keptDoc, b: peers(parts), doc: everyDocument(parts) });
 }
+// Memory: the wasm memory a fresh module instance grows to while streaming
+// an answer in 64-character chunks (the stream kept until finished), and
+// while healing the whole answer at once, per input byte. A wasm memory
+// never shrinks, so its size after the work is the peak.
+async function grown(bytes, work) {
+  const fresh = await import(`${pathToFileURL(join(dir, "studio.js")).href}?memory=${bytes}-${work.name}`);
+  const exports = fresh.initSync({ module: wasm });
+  const before = exports.memory.buffer.byteLength;
+  work(fresh, answer(bytes));
+  return (exports.memory.buffer.byteLength - before) / bytes;
+}
+function streamAll(glue, text) {
+  const s = new glue.Stream("markdown", new glue.LoadedCatalog());
+  for (const part of chunks(text, 64)) s.push(part);
+  s.finish();
+  s.free();
+}
+function healAll(glue, text) {
+  glue.heal(text);
+}
+const memory = [];
+for (const [label, bytes] of [["1 MB", 1_000_000], ["4 MB", 4_000_000], ["16 MB", 16_000_000]]) {
+  memory.push([label, (await grown(bytes, streamAll)).toFixed(1), (await grown(bytes, healAll)).toFixed(1)]);
+}
+
 const ms = (t) => t.toFixed(1);
 const us = (t) => (t * 1000).toFixed(1);
 const native = execFileSync("cargo", ["run", "--quiet", "--profile", "native", "-p", "streaming-parser", "--example", "throughput"],
@@ -178,6 +204,12 @@ three interleaved.
 ${table(["answer", "text out total (ms)", "values out total (ms)", "value layer (values / text)", "values + applyChanges total (ms)", "applyChanges / values", "values + document() every chunk (ms)", "document() chunks timed", "document() every chunk / applyChanges"],
   rows.map(({ label, a, text, kept, doc }) => [label, ms(text.total), ms(a.total), (a.total / text.total).toFixed(2), ms(kept.total), (kept.total / a.total).toFixed(2),
     ms(doc.total), doc.sampled > 1 ? `1 in ${doc.sampled}` : "all", (doc.total / kept.total).toFixed(1)]))}
+
+Memory: what a fresh module's wasm memory grows by, per input byte, while
+streaming the answer in 64-character chunks (kept until \`finish()\`) and
+while \`heal\` reads it whole (a wasm memory never shrinks: this is the peak).
+
+${table(["answer", "stream: bytes of memory per input byte", "heal: bytes per input byte"], memory)}
 
 Native (\`cargo run --profile native -p streaming-parser --example throughput\`):
 
