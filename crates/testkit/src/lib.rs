@@ -2,8 +2,8 @@
 //! deterministic random generator, so a test that fails on a random input
 //! fails again on the same input, on any machine, from the seed written in
 //! the test; and, with the feature `properties`, the properties each reader
-//! keeps on any input, judged by trusted oracles ([`properties`], one per
-//! fuzz target in `fuzz/`), with their seed inputs ([`seeds`]).
+//! keeps on any input, judged by trusted oracles (`properties`, one per
+//! fuzz target in `fuzz/`), with their seed inputs (`seeds`).
 //!
 //! Only test suites and the fuzz targets depend on this crate; it is never
 //! shipped.

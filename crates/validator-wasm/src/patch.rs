@@ -149,9 +149,10 @@ pub(crate) fn revert(doc: &mut Value, undo: Vec<Undo>) {
     }
 }
 
-/// How much one patch (or one `Draft::apply`) may copy, in [`weight`]
-/// units (about the bytes of the copies' JSON): a `copy` of an array into
-/// itself doubles it, so without a bound 40 operations ask for 2^40 values.
+/// How much one patch (or one `Draft::apply`) may copy, in weight units
+/// (about the bytes of the copies' JSON: each value 1, plus its strings and
+/// keys): a `copy` of an array into itself doubles it, so without a bound 40
+/// operations ask for 2^40 values.
 pub const COPY_BUDGET: usize = crate::surface::MAX_DOCUMENT_BYTES;
 
 /// About the bytes of `value`'s JSON (each value 1, plus the lengths of its
