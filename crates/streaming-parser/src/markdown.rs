@@ -281,6 +281,13 @@ impl MarkdownStream {
                     self.take_class(class);
                 }
             }
+            // The text ended: an opener's line is complete, so its info is
+            // checked as the validator checks it (fuzz finding fence_lines:
+            // a surface fence's bad info on the last line went unrefused).
+            if let Role::Candidate(candidate) = self.role {
+                self.end_candidate(candidate, "");
+                self.next_line();
+            }
             // The text ended: its last body line is complete, as the
             // validator reads it (the stored text stays as it came).
             if self.role == Role::Body && !self.line.is_empty() {
@@ -936,6 +943,24 @@ mod tests {
         );
         assert_eq!(s["ghost"], Value::Null);
         assert_eq!(s["text"], text, "the stored text is the input");
+    }
+
+    #[test]
+    fn an_opener_the_text_ends_on_is_read_as_its_last_line() {
+        // The end of the text completes the opener's line: its info is
+        // checked as the validator checks it (fuzz finding fence_lines).
+        let d = doc("hi\n\n```surface {\"id\":\"a\"");
+        let s = &d["blocks"][1];
+        assert_eq!(
+            (s["kind"].as_str(), s["complete"].as_bool()),
+            (Some("surface"), Some(false))
+        );
+        assert_eq!(s["refused"][0]["code"], "invalid_fence_info");
+        assert_eq!(s["refused"][0]["line"], 3);
+        assert_eq!(s["healed"], "```surface {\"id\":\"a\"\n```");
+        let d = doc("```surface {\"id\":\"a\"}");
+        assert_eq!(d["blocks"][0]["id"], "a");
+        assert_eq!(d["blocks"].as_array().map(Vec::len), Some(1));
     }
 
     #[test]

@@ -291,7 +291,8 @@ pub fn a2ui(data: &[u8]) {
 
 /// What the A2UI reader's parts leave once applied: prose, error, and per
 /// surface its `createSurface`, data (top-level values merged) and the
-/// components reachable from `root` (latest by id).
+/// components reachable from `root` (latest by id). A message is its first
+/// member whose value is an object (`{"version", "updateComponents": {...}}`).
 pub fn a2ui_state(document: &Value) -> Value {
     let mut text = String::new();
     let mut surfaces = serde_json::Map::new();
@@ -300,7 +301,7 @@ pub fn a2ui_state(document: &Value) -> Value {
         for message in part["a2ui"].as_array().into_iter().flatten() {
             let Some((kind, body)) = message
                 .as_object()
-                .and_then(|m| m.iter().find(|(k, _)| k.as_str() != "version"))
+                .and_then(|m| m.iter().find(|(_, body)| body.is_object()))
             else {
                 continue;
             };
@@ -348,6 +349,10 @@ pub fn a2ui_state(document: &Value) -> Value {
         }
         surface["components"] = Value::Object(reachable);
     }
+    // A surface that nothing created, filled or drew is no surface (a reading
+    // of a cut message may name one before it says anything).
+    let empty = serde_json::json!({"created": null, "data": {}, "components": {}});
+    surfaces.retain(|_, surface| *surface != empty);
     serde_json::json!({"text": text, "error": document["error"], "surfaces": surfaces})
 }
 

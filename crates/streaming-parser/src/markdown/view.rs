@@ -250,8 +250,11 @@ impl MarkdownStream {
                 (cut, suffix)
             }
             Kind::Code | Kind::Surface => {
+                // A line of its own: after the unfinished line, or after the
+                // opener the end of the text completed without a line end.
+                let ended = b.text.is_empty() || b.text.ends_with(['\n', '\r']);
                 let suffix = b.fence.map_or_else(String::new, |(marker, n)| {
-                    fence_closer(marker, n, !line.is_empty())
+                    fence_closer(marker, n, !line.is_empty() || !ended)
                 });
                 (len, suffix)
             }
