@@ -6,17 +6,25 @@
 //! Lines: trailing commas, raw control characters), and components are
 //! emitted only once they are reachable from the surface's root, in id
 //! order (the order of A2UI's reference parser: the protocol lets
-//! components come in any order, a client keeping them by id); when any of
-//! them changes, the whole reachable tree is emitted again. A child not
-//! streamed yet shows as a `loading_<id>` placeholder row when the catalog
-//! has `Row` (the placeholders follow the components, in the order they are
-//! first named), else its parent waits; a component that references itself
-//! or closes a cycle is an error. A refused message (and the error stops
+//! components come in any order, a client keeping them by id). Only what
+//! changed goes out: a component when it becomes reachable or its shown
+//! form changes, where A2UI's reference parser sends the whole reachable
+//! tree again (so a root naming 1,000 children, then 1,000 messages of one
+//! child each, emits each child and the root it changes, not the tree 1,000
+//! times); reachability is kept up to date incrementally, a new reference
+//! walking only what is below it. A child not streamed yet shows as a
+//! `loading_<id>` placeholder row when the catalog has `Row` (the
+//! placeholders follow the components, in the order they are first named,
+//! each sent once), else its parent waits; its parent is sent again when it
+//! arrives. A component that references itself or closes a cycle is an
+//! error, the cycle named by its least id. A refused message (and the error stops
 //! the reader) leaves nothing of itself in [`A2uiReader`]'s document: what
 //! its readings while it streamed showed is withdrawn, the messages before
 //! it stay, so the document does not depend on where the text was cut; so
 //! too each reading of a message replaces the one before (a component
-//! hidden again, a value of it just cut to `{}`, is missing again). The unfinished message is read leniently
+//! hidden again, a value of it just cut to `{}`, is missing again); when the
+//! text ends inside a message, [`A2uiReader::finish`] replaces what its
+//! readings showed with one reading of all of it. The unfinished message is read leniently
 //! after each chunk while it is at most [`SNIFF_EVERY_CHUNK_UP_TO`] bytes
 //! long, then each time it has grown by an eighth (reading it costs its
 //! length: this keeps a long message linear in the text, about 0.4 s for
@@ -87,7 +95,7 @@ mod whole;
 pub use reader::A2uiReader;
 pub use whole::{fix_payload, has_parts, parse_full};
 
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
@@ -133,14 +141,28 @@ pub enum Version {
     V09,
 }
 
+/// One change a reading made to what was emitted, with the value before.
+#[derive(Debug, Clone)]
+enum Undo {
+    /// A component (or placeholder) shown: surface, id.
+    Shown(String, String, Option<Value>),
+    /// A data value shown: scope (surface, path), key.
+    Data((String, String), String, Option<Value>),
+}
+
 #[derive(Debug, Clone, Default)]
 struct SurfaceState {
     started: bool,
     root: Option<String>,
     /// Components by id.
     components: BTreeMap<String, Value>,
-    /// What was emitted of each component, to re-emit it when it changes.
+    /// What was emitted of each component (and placeholder), so only what
+    /// changed goes out.
     emitted: BTreeMap<String, Value>,
+    /// The ids reachable from the root.
+    reach: BTreeSet<String>,
+    /// The components naming each id as a child.
+    parents: BTreeMap<String, BTreeSet<String>>,
     /// Updates waiting for the start message.
     pending: Vec<Value>,
 }
@@ -166,8 +188,11 @@ pub struct A2uiStream {
     /// withdrawn from the document when that message is refused.
     provisional: usize,
     /// The components the last reading of the unfinished message set, each
-    /// with what it replaced (in the surface the message names).
-    read: Vec<(String, Option<Value>)>,
+    /// with its surface and what it replaced.
+    read: Vec<(String, String, Option<Value>)>,
+    /// What the readings of the unfinished message changed in what was
+    /// emitted, newest last: taken back when the text ends inside it.
+    undo: Vec<Undo>,
     surfaces: BTreeMap<String, SurfaceState>,
     /// The data values emitted per surface and path, so an update shows
     /// only when something changed.
@@ -196,6 +221,7 @@ impl A2uiStream {
             sniffed: 0,
             provisional: 0,
             read: Vec::new(),
+            undo: Vec::new(),
             surfaces: BTreeMap::new(),
             data_seen: BTreeMap::new(),
             placeholders: true,

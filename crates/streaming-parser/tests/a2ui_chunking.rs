@@ -1,6 +1,7 @@
 //! The A2UI reader's document does not depend on where the text was cut,
 //! also when a message is refused or the text stops inside one (`a2ui`
-//! fuzz property seeds 39, 40 and 73).
+//! fuzz property seeds 39, 40 and 73, and the fuzz finding
+//! `never-completed-message-shows-in-chunks`).
 
 use testkit::properties::a2ui;
 
@@ -38,6 +39,29 @@ fn a_cut_object_never_hides_a_component_shown_before() {
         [
             START,
             r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Column", "children": ["list"]},{"id": "list", "component": "List", "direction": "vertical", "children": {"#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+}
+
+#[test]
+fn a_text_ending_inside_a_message_leaves_one_reading_of_all_of_it() {
+    // The root shows while its message streams, then its text opens an
+    // object and the text ends: read whole, the root never shows.
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Text", "text": {"path": "#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+    // A message that stops reading as JSON (a key left open) and never ends.
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Container", "children": ["c1", "c2"]}, {"id": "c1", "component": "Text", "text, "x": {"path": "/p1"}}"#,
         ]
         .concat()
         .as_bytes(),

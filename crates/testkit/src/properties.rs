@@ -289,10 +289,12 @@ pub fn a2ui(data: &[u8]) {
     }
 }
 
-/// What the A2UI reader's parts leave once applied: prose, error, and per
-/// surface its `createSurface`, data (top-level values merged) and the
-/// components reachable from `root` (latest by id). A message is its first
-/// member whose value is an object (`{"version", "updateComponents": {...}}`).
+/// What the A2UI reader's parts leave once applied, as a renderer keeps
+/// them: prose, error, and per surface its start message (`createSurface`,
+/// v0.8's `beginRendering`), data (v0.9's top-level values merged, v0.8's
+/// entries by key) and the components reachable from its root (latest by
+/// id). A message is its first member whose value is an object
+/// (`{"version", "updateComponents": {...}}`).
 pub fn a2ui_state(document: &Value) -> Value {
     let mut text = String::new();
     let mut surfaces = serde_json::Map::new();
@@ -310,8 +312,8 @@ pub fn a2ui_state(document: &Value) -> Value {
                 || serde_json::json!({"created": null, "data": {}, "components": {}}),
             );
             match kind.as_str() {
-                "createSurface" => surface["created"] = body.clone(),
-                "updateComponents" => {
+                "createSurface" | "beginRendering" => surface["created"] = body.clone(),
+                "updateComponents" | "surfaceUpdate" => {
                     for c in body["components"].as_array().into_iter().flatten() {
                         let cid = c["id"].as_str().unwrap_or_default().to_string();
                         surface["components"][cid] = c.clone();
@@ -324,6 +326,12 @@ pub fn a2ui_state(document: &Value) -> Value {
                         }
                     }
                 }
+                "dataModelUpdate" => {
+                    for entry in body["contents"].as_array().into_iter().flatten() {
+                        let key = entry["key"].as_str().unwrap_or_default();
+                        surface["data"][key] = entry.clone();
+                    }
+                }
                 _ => surface[kind.as_str()] = body.clone(),
             }
         }
@@ -331,20 +339,32 @@ pub fn a2ui_state(document: &Value) -> Value {
     for surface in surfaces.values_mut() {
         let all = surface["components"].take();
         let mut reachable = serde_json::Map::new();
-        let mut todo = std::vec![String::from("root")];
+        let root = surface["created"]["root"].as_str().unwrap_or("root");
+        let mut todo = std::vec![String::from(root)];
         while let Some(id) = todo.pop() {
             let Some(c) = all.get(&id).filter(|_| !reachable.contains_key(&id)) else {
                 continue;
             };
-            for key in ["child", "children"] {
-                match &c[key] {
-                    Value::String(child) => todo.push(child.clone()),
-                    Value::Array(children) => {
-                        todo.extend(children.iter().filter_map(|c| c.as_str().map(String::from)))
-                    }
-                    _ => {}
-                }
-            }
+            // v0.9 holds its properties beside `component`, v0.8 under its name.
+            let body = match &c["component"] {
+                Value::Object(named) => named.values().next().unwrap_or(&Value::Null),
+                _ => c,
+            };
+            let children = &body["children"];
+            let template = &children["template"];
+            let named = [
+                &body["child"],
+                &children["componentId"],
+                &template["componentId"],
+            ];
+            let lists = [children, &children["explicitList"]];
+            let ids = lists.iter().filter_map(|l| l.as_array()).flatten();
+            todo.extend(
+                named
+                    .into_iter()
+                    .chain(ids)
+                    .filter_map(|c| c.as_str().map(String::from)),
+            );
             reachable.insert(id, c.clone());
         }
         surface["components"] = Value::Object(reachable);

@@ -2,10 +2,9 @@
 //! the updates that waited for it; component updates emit the reachable
 //! tree when something in it changed; data updates emit only what is new.
 
-use super::tree::{
-    absolute_paths, child_ids, component_name, placeholder, reachable, with_placeholders,
-};
-use super::{A2uiStream, Version};
+use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
+use super::{A2uiStream, Undo, Version};
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
@@ -73,6 +72,7 @@ impl A2uiStream {
             let state = self.surfaces.entry(surface_id.clone()).or_default();
             state.started = true;
             state.root = root;
+            state.reach_again(self.version)?;
             let pending = core::mem::take(&mut state.pending);
             let mut out = alloc::vec![message];
             for waiting in pending {
@@ -110,17 +110,20 @@ impl A2uiStream {
             state.pending.push(message);
             return Ok(Vec::new());
         }
-        self.components_of(&kind, &surface_id, body, &message)
+        self.components_of(&kind, &surface_id, body, &message, BTreeMap::new())
     }
 
-    /// Takes an update (or a delete) for a started surface; returns the
-    /// update of the components that became reachable or changed.
+    /// Takes an update (or a delete) for a started surface, after the
+    /// changes `before` records (a reading of the unfinished message taking
+    /// back the one before); returns the update of the components that
+    /// became reachable or changed, and of the placeholders not shown yet.
     pub(super) fn components_of(
         &mut self,
         kind: &str,
         surface_id: &str,
         body: &Value,
         message: &Value,
+        mut before: BTreeMap<String, Option<Value>>,
     ) -> Result<Vec<Value>, String> {
         if kind == "deleteSurface" {
             self.surfaces.remove(surface_id);
@@ -130,69 +133,73 @@ impl A2uiStream {
         let Some(state) = self.surfaces.get_mut(surface_id) else {
             return Ok(Vec::new());
         };
-        let components = body
-            .get("components")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        for mut component in components {
-            let Some(id) = component
-                .get("id")
-                .and_then(Value::as_str)
-                .map(String::from)
-            else {
+        let components = body.get("components").and_then(Value::as_array);
+        for component in components.into_iter().flatten() {
+            let Some(id) = component.get("id").and_then(Value::as_str) else {
                 continue;
             };
+            let mut component = component.clone();
             if version == Version::V08 {
                 absolute_paths(&mut component);
             }
-            state.components.insert(id, component);
+            state.set(id, Some(component), &mut before);
         }
-        let ready = reachable(state, version)?;
         // Each component as shown, its children not streamed yet pointed at
-        // placeholders.
-        let mut shown: Vec<Value> = Vec::new();
+        // placeholders; only what differs from what was emitted goes out.
+        let mut fresh: Vec<Value> = Vec::new();
+        // The children not streamed yet, in the order first named.
         let mut stand_ins: Vec<String> = Vec::new();
-        for id in &ready {
-            let Some(component) = state.components.get(id) else {
+        let mut named = BTreeSet::new();
+        for id in state.update(&before, version)? {
+            let Some(component) = state
+                .components
+                .get(&id)
+                .filter(|_| state.reach.contains(&id))
+            else {
                 continue;
             };
             let missing: Vec<String> = child_ids(component, version)
                 .into_iter()
                 .filter(|c| !state.components.contains_key(c))
                 .collect();
-            if missing.is_empty() {
-                shown.push(component.clone());
+            let shown = if missing.is_empty() {
+                component.clone()
             } else if self.placeholders {
-                shown.push(with_placeholders(component, &missing, version));
-                for child in missing {
-                    if !stand_ins.contains(&child) {
-                        stand_ins.push(child);
+                for child in &missing {
+                    if named.insert(child.clone()) {
+                        stand_ins.push(child.clone());
                     }
                 }
+                let missing = missing.iter().map(String::as_str).collect();
+                with_placeholders(component, &missing, version)
             } else {
-                // A reference a renderer cannot resolve: wait for it.
-                return Ok(Vec::new());
+                // A reference a renderer cannot resolve: the parent waits.
+                continue;
+            };
+            if state.emitted.get(&id) != Some(&shown) {
+                self.undo.push(Undo::Shown(
+                    surface_id.into(),
+                    id.clone(),
+                    state.emitted.insert(id, shown.clone()),
+                ));
+                fresh.push(shown);
             }
         }
-        // When anything changed, the whole reachable tree goes out again, so
-        // a renderer can replace the surface's components in one step.
-        let changed = shown.iter().any(|c| {
-            let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-            state.emitted.get(id) != Some(c)
-        });
-        if !changed {
+        for child in stand_ins {
+            let shown = placeholder(&child, version);
+            let id = ["loading_", &child].concat();
+            if state.emitted.get(&id) != Some(&shown) {
+                self.undo.push(Undo::Shown(
+                    surface_id.into(),
+                    id.clone(),
+                    state.emitted.insert(id, shown.clone()),
+                ));
+                fresh.push(shown);
+            }
+        }
+        if fresh.is_empty() {
             return Ok(Vec::new());
         }
-        for component in &shown {
-            let id = component
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            state.emitted.insert(id.to_string(), component.clone());
-        }
-        let mut fresh = shown;
-        fresh.extend(stand_ins.iter().map(|c| placeholder(c, version)));
         let mut out = Map::new();
         match (message.get("version"), version) {
             (Some(v), _) => {
@@ -229,7 +236,11 @@ impl A2uiStream {
         if delta.is_empty() {
             return None;
         }
-        seen.extend(delta.clone());
+        let scope = data_scope(body);
+        for (k, v) in &delta {
+            let old = seen.insert(k.clone(), v.clone());
+            self.undo.push(Undo::Data(scope.clone(), k.clone(), old));
+        }
         let mut out = body.as_object().cloned().unwrap_or_default();
         out.insert("value".into(), Value::Object(delta));
         Some(json!({"version": "v0.9", kind: out}))
@@ -247,7 +258,11 @@ impl A2uiStream {
         if values.iter().all(|(k, v)| seen.get(k) == Some(v)) {
             return None;
         }
-        seen.extend(values.clone());
+        let scope = data_scope(body);
+        for (k, v) in &values {
+            let old = seen.insert(k.clone(), v.clone());
+            self.undo.push(Undo::Data(scope.clone(), k.clone(), old));
+        }
         let mut last: Vec<Value> = Vec::new();
         for entry in entries.iter().rev() {
             let key = entry.get("key").and_then(Value::as_str);

@@ -34,6 +34,12 @@ impl A2uiReader {
         }
         let mut parts = Vec::new();
         let result = self.stream.read_chunk(text, &mut parts);
+        self.take(parts, result)
+    }
+
+    /// Adds the parts a read gave to the document; on its error, takes out
+    /// what the readings of the refused message showed.
+    fn take(&mut self, parts: Vec<Part>, result: Result<(), String>) -> Vec<Value> {
         for part in &parts {
             self.merge(part);
         }
@@ -83,12 +89,13 @@ impl A2uiReader {
     /// else is emitted while a message streams). A refused message then
     /// leaves nothing of itself, however the text was cut: the messages
     /// before it stay.
-    fn withdraw(&mut self, n: usize) {
+    fn withdraw(&mut self, n: usize) -> Vec<Value> {
         let Some(part) = self.parts.last_mut().and_then(Value::as_object_mut) else {
-            return;
+            return Vec::new();
         };
+        let mut taken = Vec::new();
         if let Some(list) = part.get_mut("a2ui").and_then(Value::as_array_mut) {
-            list.truncate(list.len().saturating_sub(n));
+            taken = list.split_off(list.len().saturating_sub(n));
             if list.is_empty() {
                 part.remove("a2ui");
             }
@@ -96,12 +103,29 @@ impl A2uiReader {
         if part.is_empty() {
             self.parts.pop();
         }
+        taken
     }
 
-    /// Ends the input.
+    /// Ends the input. When the text ended inside a message, what its
+    /// readings showed is replaced in the document by one reading of all of
+    /// it (so the document is the one the whole text gives, however it was
+    /// cut); the change is returned only when that reading differs.
     pub fn finish(&mut self) -> Vec<Value> {
         let rest = self.decoder.finish();
-        self.push(&rest)
+        let mut out = self.push(&rest);
+        if self.error.is_some() || !self.stream.in_message() {
+            return out;
+        }
+        let shown = self.withdraw(self.stream.provisional);
+        let mut parts = Vec::new();
+        let result = self.stream.read_again(&mut parts);
+        let again: Vec<&Value> = parts.iter().flat_map(|p| p.a2ui.iter().flatten()).collect();
+        let same = result.is_ok() && again.iter().copied().eq(shown.iter());
+        let changes = self.take(parts, result);
+        if !same {
+            out.extend(changes);
+        }
+        out
     }
 
     /// `{"parts": [...], "error": null | message}`.

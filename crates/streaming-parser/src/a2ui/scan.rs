@@ -166,6 +166,7 @@ impl A2uiStream {
             .map_err(|e| ["Failed to parse JSON: ", &e.to_string()].concat())?;
         let messages = self.handle(value)?;
         self.provisional = 0;
+        self.undo.clear();
         for message in messages {
             push_message(parts, message);
         }

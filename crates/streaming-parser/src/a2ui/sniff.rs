@@ -4,7 +4,8 @@
 //! under A2UI's cuttable keys, never a cut URL.
 
 use super::tree::has_empty_object;
-use super::{push_message, A2uiStream, Part, Version, SNIFF_EVERY_CHUNK_UP_TO};
+use super::{push_message, A2uiStream, Part, Undo, Version, SNIFF_EVERY_CHUNK_UP_TO};
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Value};
@@ -129,24 +130,71 @@ impl A2uiStream {
         // Each reading replaces the one before: what only the one before
         // showed is taken back, so a component hidden again (a value of it
         // just cut to `{}`) is missing as in a reading of the text whole.
-        let state = self.surfaces.entry(surface_id.clone()).or_default();
-        for (id, before) in self.read.drain(..).rev() {
-            match before {
-                Some(c) => state.components.insert(id, c),
-                None => state.components.remove(&id),
-            };
+        let mut before = BTreeMap::new();
+        for (surface, id, value) in self.read.drain(..).rev() {
+            if let Some(state) = self.surfaces.get_mut(&surface) {
+                state.set(&id, value, &mut before);
+            }
         }
+        let state = self.surfaces.entry(surface_id.clone()).or_default();
         for c in &whole {
             let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
-            self.read
-                .push((id.into(), state.components.get(id).cloned()));
+            let value = state.components.get(id).cloned();
+            self.read.push((surface_id.clone(), id.into(), value));
         }
         let body = json!({"surfaceId": surface_id, "components": whole});
-        for m in self.components_of(update, &surface_id, &body, &partial.value)? {
+        for m in self.components_of(update, &surface_id, &body, &partial.value, before)? {
             self.provisional += 1;
             push_message(parts, m);
         }
         Ok(())
+    }
+}
+
+impl A2uiStream {
+    /// Whether the text so far ends inside a message.
+    pub(super) fn in_message(&self) -> bool {
+        !self.open.is_empty()
+    }
+
+    /// The text ended inside a message: takes back what its readings
+    /// changed (the reader takes their messages out of its document) and
+    /// reads all of it once, so what it shows is what a reading of the whole
+    /// text shows, however the text was cut.
+    pub(super) fn read_again(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
+        for undo in self.undo.drain(..).rev() {
+            match undo {
+                Undo::Shown(surface, id, old) => {
+                    if let Some(state) = self.surfaces.get_mut(&surface) {
+                        match old {
+                            Some(v) => state.emitted.insert(id, v),
+                            None => state.emitted.remove(&id),
+                        };
+                    }
+                }
+                Undo::Data(scope, key, old) => {
+                    let seen = self.data_seen.entry(scope).or_default();
+                    match old {
+                        Some(v) => seen.insert(key, v),
+                        None => seen.remove(&key),
+                    };
+                }
+            }
+        }
+        let mut before: BTreeMap<String, BTreeMap<String, Option<Value>>> = BTreeMap::new();
+        for (surface, id, value) in self.read.drain(..).rev() {
+            if let Some(state) = self.surfaces.get_mut(&surface) {
+                state.set(&id, value, before.entry(surface).or_default());
+            }
+        }
+        for (surface, before) in before {
+            if let Some(state) = self.surfaces.get_mut(&surface) {
+                state.update(&before, self.version)?;
+            }
+        }
+        self.provisional = 0;
+        self.sniffed = 0;
+        self.sniff(parts)
     }
 }
 

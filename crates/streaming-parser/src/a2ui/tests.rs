@@ -325,37 +325,6 @@ fn whole_answers() {
     );
 }
 
-/// What a client keeps of a reader's document: the prose of each part, the
-/// error, and per surface the last value of each component and data key
-/// (a component streaming shows early and again once whole).
-fn kept(doc: &Value) -> Value {
-    let mut texts = Vec::new();
-    let mut state = serde_json::Map::new();
-    for part in doc["parts"].as_array().unwrap() {
-        texts.push(part["text"].clone());
-        for m in part["a2ui"].as_array().into_iter().flatten() {
-            for (kind, body) in m.as_object().unwrap() {
-                if kind == "version" {
-                    continue;
-                }
-                let key = format!("{kind} {}", body["surfaceId"]);
-                let entry = state.entry(key).or_insert_with(|| json!({}));
-                let items = body["components"].as_array().into_iter().flatten();
-                for c in items {
-                    entry[c["id"].as_str().unwrap()] = c.clone();
-                }
-                for (k, v) in body["value"].as_object().into_iter().flatten() {
-                    entry[k] = v.clone();
-                }
-                if body.get("components").is_none() && body.get("value").is_none() {
-                    entry["message"] = body.clone();
-                }
-            }
-        }
-    }
-    json!({"texts": texts, "state": state, "error": doc["error"]})
-}
-
 /// Any chunking gives the final parts (and error) of feeding the text
 /// whole: every split point of each input, and one byte at a time.
 #[test]
@@ -377,7 +346,7 @@ fn every_split_gives_the_parts_of_the_whole() {
             r.push_bytes(chunk);
         }
         r.finish();
-        kept(&r.document())
+        testkit::properties::a2ui_state(&r.document())
     };
     for text in &inputs {
         let bytes = text.as_bytes();
@@ -389,4 +358,49 @@ fn every_split_gives_the_parts_of_the_whole() {
         let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
         assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
     }
+}
+
+/// A root naming many children, then one message per child (issue 13's
+/// quadratic case): each message emits the child and its parent, whose
+/// placeholder it replaces, never the whole tree again.
+#[test]
+fn each_message_emits_only_what_changed() {
+    let n = 300;
+    let ids: Vec<String> = (0..n).map(|i| format!("\"c{i}\"")).collect();
+    let mut text = format!(
+        r#"<a2ui-json>[{{"version":"v0.9","createSurface":{{"catalogId":"c","surfaceId":"s"}}}},{{"version":"v0.9","updateComponents":{{"surfaceId":"s","components":[{{"id":"root","component":"Column","children":[{}]}}]}}}}"#,
+        ids.join(",")
+    );
+    for i in 0..n {
+        text += &format!(
+            r#",{{"version":"v0.9","updateComponents":{{"surfaceId":"s","components":[{{"id":"c{i}","component":"Text","text":"item {i}"}}]}}}}"#
+        );
+    }
+    text += "]</a2ui-json>";
+    let mut r = A2uiReader::new();
+    let mut emitted = 0;
+    for chunk in text.as_bytes().chunks(64) {
+        for part in r.push_bytes(chunk) {
+            for m in part["a2ui"].as_array().into_iter().flatten() {
+                emitted += m["updateComponents"]["components"]
+                    .as_array()
+                    .map_or(0, Vec::len);
+            }
+        }
+    }
+    r.finish();
+    // The root and its placeholders once, then per child: itself and the
+    // root (readings of a message may show it once more on the way).
+    assert!(
+        emitted <= 5 * n,
+        "{emitted} components emitted for {n} children"
+    );
+    let state = testkit::properties::a2ui_state(&r.document());
+    let root = &state["surfaces"]["s"]["components"]["root"];
+    assert_eq!(root["children"].as_array().map(Vec::len), Some(n));
+    assert_eq!(root["children"][n - 1], "c299");
+    assert_eq!(
+        state["surfaces"]["s"]["components"]["c299"]["text"],
+        "item 299"
+    );
 }

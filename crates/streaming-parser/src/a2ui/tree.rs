@@ -1,9 +1,10 @@
-//! The component tree of a surface: what is reachable from its root (in id
-//! order), what a component names as children, cycles, and the
+//! The component tree of a surface: what is reachable from its root (kept
+//! up to date incrementally), what a component names as children, cycles,
+//! and the
 //! `loading_<id>` placeholders for children not streamed yet.
 
 use super::{SurfaceState, Version};
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Value};
@@ -19,7 +20,11 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
 
 /// `component` with its references to `missing` children pointed at their
 /// placeholders.
-pub(super) fn with_placeholders(component: &Value, missing: &[String], version: Version) -> Value {
+pub(super) fn with_placeholders(
+    component: &Value,
+    missing: &BTreeSet<&str>,
+    version: Version,
+) -> Value {
     let mut out = component.clone();
     let body = match version {
         Version::V09 => Some(&mut out),
@@ -30,7 +35,7 @@ pub(super) fn with_placeholders(component: &Value, missing: &[String], version: 
     };
     let Some(body) = body else { return out };
     let swap = |v: &mut Value| {
-        if let Some(id) = v.as_str().filter(|id| missing.iter().any(|m| m == id)) {
+        if let Some(id) = v.as_str().filter(|id| missing.contains(id)) {
             *v = json!(["loading_", id].concat());
         }
     };
@@ -80,36 +85,51 @@ pub(super) fn has_empty_object(value: &Value) -> bool {
     }
 }
 
-/// The ids of the components reachable from the surface's root, in id
-/// order, or the cycle error.
-pub(super) fn reachable(
+/// Every component below `from` (itself included, only those present), in
+/// the order a depth-first walk meets them, or the cycle error: a component
+/// met again on the path to it, or `above` (the parent whose new reference
+/// to `from` is being walked) met at all.
+fn walk(
     state: &SurfaceState,
     version: Version,
-) -> Result<BTreeSet<String>, String> {
-    let mut seen = BTreeSet::new();
-    let Some(root) = state.root.clone() else {
-        return Ok(seen);
-    };
-    if !state.components.contains_key(&root) {
-        return Ok(seen);
+    from: &str,
+    above: Option<&str>,
+) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    if !state.components.contains_key(from) {
+        return Ok(out);
     }
-    // Depth-first, with the path kept to tell a cycle from a shared child.
-    let mut path: Vec<(String, Vec<String>)> = Vec::new();
-    seen.insert(root.clone());
     let children = |id: &str| -> Vec<String> {
-        state
+        let mut ids = state
             .components
             .get(id)
-            .map(|c| {
-                let mut ids = child_ids(c, version);
-                ids.reverse();
-                ids
-            })
-            .unwrap_or_default()
+            .map(|c| child_ids(c, version))
+            .unwrap_or_default();
+        ids.reverse();
+        ids
     };
-    path.push((root.clone(), children(&root)));
+    // A cycle is named by its least id, so the error does not depend on
+    // which of its references came last.
+    let cycle = |path: &[(String, Vec<String>)], from: &str| {
+        let at = path.iter().position(|(p, _)| p == from).unwrap_or(0);
+        let members = path[at..].iter().map(|(p, _)| p.as_str());
+        let least = members.chain(above).min().unwrap_or(from);
+        [
+            "Circular reference detected: component \"",
+            least,
+            "\" is its own ancestor",
+        ]
+        .concat()
+    };
+    // Depth-first, with the path kept (and indexed) to tell a cycle from a
+    // shared child.
+    let mut seen = BTreeSet::from([String::from(from)]);
+    let mut on_path = BTreeSet::from([String::from(from)]);
+    let mut path: Vec<(String, Vec<String>)> = alloc::vec![(from.into(), children(from))];
+    out.push(String::from(from));
     while let Some((id, mut left)) = path.pop() {
         let Some(child) = left.pop() else {
+            on_path.remove(&id);
             continue;
         };
         path.push((id.clone(), left));
@@ -121,20 +141,127 @@ pub(super) fn reachable(
             ]
             .concat());
         }
-        if path.iter().any(|(p, _)| *p == child) {
-            return Err([
-                "Circular reference detected: component \"",
-                &child,
-                "\" is its own ancestor",
-            ]
-            .concat());
+        if on_path.contains(&child) {
+            return Err(cycle(&path, &child));
+        }
+        if above == Some(child.as_str()) {
+            return Err(cycle(&path, from));
         }
         if state.components.contains_key(&child) && seen.insert(child.clone()) {
             let next = children(&child);
+            on_path.insert(child.clone());
+            out.push(child.clone());
             path.push((child, next));
         }
     }
-    Ok(seen)
+    Ok(out)
+}
+
+impl SurfaceState {
+    /// Sets (or, with `None`, removes) a component, keeping in `before` what
+    /// each id held before the first change of this update.
+    pub(super) fn set(
+        &mut self,
+        id: &str,
+        value: Option<Value>,
+        before: &mut BTreeMap<String, Option<Value>>,
+    ) {
+        let old = match value {
+            Some(v) => self.components.insert(id.into(), v),
+            None => self.components.remove(id),
+        };
+        before.entry(id.into()).or_insert(old);
+    }
+
+    /// Brings what is reachable from the root up to date after the changes
+    /// `before` records; returns the ids whose shown form may have changed:
+    /// the reachable ones changed, those that became reachable, and the
+    /// parents of a component that arrived or went (their placeholders).
+    ///
+    /// Incremental: each new reference from a reachable component (and each
+    /// arrival a reachable parent names) walks only what is below it, which
+    /// also finds the cycle it may close; everything is walked again only
+    /// when a reachable component lost a reference to another reachable one
+    /// or went, as either may leave something unreachable.
+    pub(super) fn update(
+        &mut self,
+        before: &BTreeMap<String, Option<Value>>,
+        version: Version,
+    ) -> Result<BTreeSet<String>, String> {
+        let mut changed = BTreeSet::new();
+        let Some(root) = self.root.clone() else {
+            return Ok(changed);
+        };
+        let mut again = false;
+        // New references into what may become reachable: (parent, child).
+        let mut entries: Vec<(Option<String>, String)> = Vec::new();
+        for (id, old) in before {
+            let now = self.components.get(id);
+            if old.as_ref() == now {
+                continue;
+            }
+            let ids = |c: Option<&Value>| -> BTreeSet<String> {
+                c.map(|c| child_ids(c, version))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .collect()
+            };
+            let (was, is) = (ids(old.as_ref()), ids(now));
+            let reached = self.reach.contains(id);
+            for child in was.difference(&is) {
+                if let Some(parents) = self.parents.get_mut(child) {
+                    parents.remove(id);
+                }
+                again |= reached && self.reach.contains(child);
+            }
+            for child in is.difference(&was) {
+                let parents = self.parents.entry(child.clone()).or_default();
+                parents.insert(id.clone());
+                if reached {
+                    entries.push((Some(id.clone()), child.clone()));
+                }
+            }
+            if old.is_none() != now.is_none() {
+                let parents = self.parents.get(id).into_iter().flatten();
+                changed.extend(parents.filter(|p| self.reach.contains(*p)).cloned());
+                again |= now.is_none() && reached;
+                if now.is_some() && !reached {
+                    if *id == root {
+                        entries.push((None, id.clone()));
+                    }
+                    let parents = self.parents.get(id).into_iter().flatten();
+                    let reaching = parents.filter(|p| self.reach.contains(*p));
+                    entries.extend(reaching.map(|p| (Some(p.clone()), id.clone())));
+                }
+            }
+            if reached {
+                changed.insert(id.clone());
+            }
+        }
+        if again {
+            self.reach = walk(self, version, &root, None)?.into_iter().collect();
+            changed.extend(self.reach.iter().cloned());
+            return Ok(changed);
+        }
+        for (parent, child) in entries {
+            for id in walk(self, version, &child, parent.as_deref())? {
+                if self.reach.insert(id.clone()) {
+                    changed.insert(id);
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Walks everything reachable from the root again (a surface started
+    /// again), or the cycle error.
+    pub(super) fn reach_again(&mut self, version: Version) -> Result<(), String> {
+        self.reach = match self.root.clone() {
+            Some(root) => walk(self, version, &root, None)?.into_iter().collect(),
+            None => BTreeSet::new(),
+        };
+        Ok(())
+    }
 }
 
 /// The ids a component names as children.
