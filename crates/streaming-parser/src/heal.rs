@@ -17,12 +17,26 @@
 //! closed only by `~~` (a tilde run closes a run of its own length, and one
 //! that closes nothing leaves the tilde openers before it open for good, as
 //! pulldown-cmark reads them; a single `~` flanks as `_` does);
-//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`). A
-//! line indented four columns where a paragraph could start is code, and a
-//! thematic break (`* * *`, `___`) ends the paragraph: neither is healed.
-//! A line starting a list item (`- `, `1. `; another number only in a
-//! list) ends the paragraph or item before it: what was open there (a code
-//! span, emphasis, a link) is forgotten, as CommonMark ends it there.
+//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`).
+//!
+//! Blocks, as CommonMark (and pulldown-cmark, for tables) reads them, so
+//! that nothing is closed past the block it was opened in:
+//! - a line indented four columns past the list item it is in (past the
+//!   margin outside lists) where a paragraph could start is code, and a
+//!   thematic break (`* * *`, `___`, also after list markers: `- * * *`)
+//!   ends the paragraph: neither is healed;
+//! - a line starting a list item (`- `, `1. `; another number only in a
+//!   list or table) or a block quote (a `>` deeper than the paragraph's
+//!   lines before) ends the paragraph or item before it: what was open there
+//!   (a code span, emphasis, a link) is forgotten. The line's content after
+//!   the marker is read as a line of its own (the content columns of the
+//!   open items are kept, for the code rule);
+//! - a complete setext underline (`Text\n---`) ends the paragraph as a
+//!   heading, a blank line ends it as a paragraph;
+//! - a delimiter row (`| --- | :-: |`) of as many columns as the line before
+//!   (the paragraph's first line, or one starting with `|`) makes that line
+//!   a table's header: from there each row, and each cell (cut at a `|` not
+//!   after a backslash, even inside a code span), is read on its own.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -177,6 +191,94 @@ pub struct Inline {
     /// The last non-white character is an escaping backslash: the end of
     /// the last non-white character before it.
     solid_escape: Option<usize>,
+    /// The column of the current character, counted from the line's start
+    /// or from after its last `>` (tabs to multiples of four).
+    col: usize,
+    /// The content columns of the open list items, innermost last: a line
+    /// after a blank one indented four columns past its item is code.
+    items: Vec<usize>,
+    /// A list item marker ended at this column; its content has not begun.
+    gap: Option<usize>,
+    /// `>` markers on the current line, and on the paragraph's lines before
+    /// (a deeper line starts a block quote, which ends the paragraph).
+    quote: usize,
+    prev_quote: usize,
+    /// A `>` was just read: one space after it belongs to the marker.
+    quote_space: bool,
+    /// The current line starts a paragraph (a table may start on it).
+    first_line: bool,
+    /// The current line as a table row: see [`Row`].
+    row: Row,
+    /// The line before heads a table of this many columns if the current
+    /// line is a delimiter row of as many.
+    header: Option<usize>,
+    /// Inside a table: each row, and each cell (cut at an unescaped `|`),
+    /// is read on its own.
+    table: bool,
+}
+
+/// The current line read as a table row (GFM, as pulldown-cmark reads it).
+#[derive(Debug, Clone, Copy, Default)]
+struct Row {
+    /// Unescaped `|` on the line, counted from its content's start.
+    pipes: usize,
+    /// The content starts with `|`.
+    lead: bool,
+    /// Something other than white space follows the last `|`.
+    trailing: bool,
+    /// The line so far as a delimiter row (`| --- | :-: |`), or `None` once
+    /// it cannot be one.
+    head: Option<Head>,
+}
+
+impl Row {
+    fn new() -> Row {
+        Row {
+            head: Some(Head::default()),
+            ..Row::default()
+        }
+    }
+
+    /// How many columns the line would give a table it heads.
+    fn columns(&self) -> usize {
+        self.pipes - usize::from(self.lead) + usize::from(self.trailing)
+    }
+}
+
+/// A delimiter row so far.
+#[derive(Debug, Clone, Copy, Default)]
+struct Head {
+    /// Columns closed by a `|`.
+    cols: usize,
+    /// Something was read since the last `|` (or the start).
+    begun: bool,
+    /// The column since the last `|` has a `-`.
+    hyphen: bool,
+    /// A `|` and a `-` were read.
+    any_pipe: bool,
+    any_hyphen: bool,
+}
+
+impl Head {
+    fn read(mut self, c: char) -> Option<Head> {
+        match c {
+            ' ' => {}
+            ':' => self.begun = true,
+            '-' => (self.begun, self.hyphen, self.any_hyphen) = (true, true, true),
+            '|' if !self.begun && self.cols == 0 && !self.any_pipe => self.any_pipe = true,
+            '|' if self.hyphen => {
+                (self.cols, self.begun, self.hyphen, self.any_pipe) =
+                    (self.cols + 1, false, false, true)
+            }
+            _ => return None,
+        }
+        Some(self)
+    }
+
+    /// The columns of a complete delimiter row, if it is one.
+    fn columns(&self) -> Option<usize> {
+        (self.any_pipe && self.any_hyphen).then_some(self.cols + usize::from(self.begun))
+    }
 }
 
 impl Default for Inline {
@@ -212,6 +314,16 @@ impl Default for Inline {
             rule: None,
             marker: Marker::Line,
             list: false,
+            col: 0,
+            items: Vec::new(),
+            gap: None,
+            quote: 0,
+            prev_quote: 0,
+            quote_space: false,
+            first_line: true,
+            row: Row::new(),
+            header: None,
+            table: false,
         }
     }
 }
@@ -241,16 +353,81 @@ impl Inline {
         }
     }
 
-    /// A blank line: nothing inline survives a paragraph break.
+    /// A blank line, or the end of a heading or thematic break: nothing
+    /// inline survives a paragraph break (the list items stay open).
     fn paragraph_break(&mut self) {
         let pos = self.pos;
+        let items = core::mem::take(&mut self.items);
         *self = Inline {
             pos,
             solid: pos,
             list: self.list,
+            items,
             ..Inline::default()
         };
         self.before = self.here();
+    }
+
+    /// The inline content read so far ends here (a list item or a block
+    /// quote begins, a table cell or row ends): what is open in it (a code
+    /// span, emphasis, a link) is forgotten, as CommonMark ends it there.
+    /// The line is read on as it was.
+    fn forget(&mut self) {
+        self.stack.clear();
+        self.mode = Mode::Text;
+        self.run = None;
+        self.after_bracket = None;
+        self.lt = None;
+        self.inert = None;
+        self.bang = None;
+        self.bracket_end = None;
+        self.escaped = false;
+        self.solid_escape = None;
+        self.tick_end = 0;
+        self.solid = self.pos;
+        self.before = self.here();
+    }
+
+    /// The content column of the innermost open list item a line indented
+    /// `indent` columns can belong to (0 outside lists).
+    fn base(&self, indent: usize) -> usize {
+        let inside = self.items.partition_point(|c| *c <= indent);
+        inside
+            .checked_sub(1)
+            .and_then(|i| self.items.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn push_item(&mut self, content: usize) {
+        if self.items.len() < MAX_OPEN {
+            self.items.push(content);
+        }
+    }
+
+    /// A `>` starting the line's content: a block quote marker. One deeper
+    /// than the paragraph's lines before starts a quote, which ends the
+    /// paragraph; the content after it is read as a line of its own.
+    fn quote_marker(&mut self) {
+        self.quote += 1;
+        if self.quote > self.prev_quote {
+            self.forget();
+            (self.table, self.header) = (false, None);
+            (self.prev_line_text, self.first_line) = (false, true);
+        }
+        (self.indent, self.col, self.quote_space) = (0, 0, true);
+        (self.code_line, self.setext, self.rule) = (false, None, None);
+        (self.marker, self.row) = (Marker::Line, Row::new());
+        self.skip('\n');
+    }
+
+    /// Reads a character of a container marker (`>` and the space after
+    /// it): no content, no visible character; `prev` is what the content
+    /// sees before it.
+    fn skip(&mut self, prev: char) {
+        self.before = self.here();
+        self.pos += 1;
+        self.prev = prev;
     }
 
     fn step(&mut self, c: char) {
@@ -284,37 +461,72 @@ impl Inline {
             self.advance(c);
             return;
         }
+        if core::mem::take(&mut self.quote_space) && c == ' ' {
+            return self.skip(self.prev);
+        }
+        let width = if c == '\t' { 4 - self.col % 4 } else { 1 };
+        self.col += width;
+        let white = c == ' ' || c == '\t';
         if self.line_blank {
-            // Four columns of indentation start code where a paragraph
-            // could start (CommonMark's indented code block).
+            // Four columns of indentation past the list item the line is in
+            // start code where a paragraph could start (CommonMark's
+            // indented code block).
             match c {
                 ' ' => self.indent += 1,
                 '\t' => self.indent += 4 - self.indent % 4,
-                _ if self.mode == Mode::Text => {
-                    self.code_line =
-                        self.indent >= 4 && !self.list && (self.code_line || !self.prev_line_text);
+                _ => {
+                    let item = self.gap.take();
+                    if let Some(end) = item {
+                        // The item's content starts here, or one column
+                        // after its marker when code follows it.
+                        let content = if self.indent - end <= 4 {
+                            self.indent
+                        } else {
+                            end + 1
+                        };
+                        self.push_item(content);
+                    } else if !self.prev_line_text {
+                        // After a blank line, a line less indented than an
+                        // item's content is out of it.
+                        let inside = self.items.partition_point(|c| *c <= self.indent);
+                        self.items.truncate(inside);
+                    }
+                    let base = self.base(self.indent);
+                    if c == '>' && self.indent < base + 4 {
+                        return self.quote_marker();
+                    }
+                    if self.mode == Mode::Text {
+                        self.code_line = self.indent >= base + 4
+                            && (self.code_line || !self.prev_line_text || item.is_some());
+                    }
+                    self.row.lead = c == '|';
                 }
-                _ => {}
             }
         }
-        let white = c == ' ' || c == '\t';
         self.marker = match (self.marker, c) {
             (Marker::Line, _) if white => Marker::Line,
             (Marker::Line, '-' | '+' | '*') => Marker::After(true),
             (Marker::Line, '0'..='9') => Marker::Digits(c == '1'),
             (Marker::Digits(_), '0'..='9') => Marker::Digits(false),
-            (Marker::Digits(one), '.' | ')') => Marker::After(one || self.list),
-            (Marker::After(true), _) if white && (self.indent < 4 || self.list) => {
+            (Marker::Digits(one), '.' | ')') => Marker::After(one || self.list || self.table),
+            (Marker::After(true), _) if white && self.indent < self.base(self.indent) + 4 => {
                 // A list item begins: nothing inline survives the end of
-                // the paragraph or item before it (a code span, emphasis,
-                // a link), as CommonMark ends them there. What the line
-                // is so far (a rule, say) stays.
-                let line = self.clone();
-                self.paragraph_break();
-                (self.line_blank, self.setext, self.rule, self.indent) =
-                    (line.line_blank, line.setext, line.rule, line.indent);
-                (self.prev_line_text, self.prev) = (line.prev_line_text, line.prev);
-                Marker::No
+                // the paragraph or item before it, nor a table. Its
+                // content is read as a line of its own (a rule, a quote,
+                // another item, code); what the line is so far (a rule,
+                // a delimiter row) stays.
+                self.forget();
+                self.table = false;
+                let inside = self.items.partition_point(|c| *c <= self.indent);
+                self.items.truncate(inside);
+                self.gap = Some(self.col - width);
+                (self.line_blank, self.indent, self.first_line) = (true, self.col, true);
+                self.prev_quote = self.quote;
+                self.row = Row {
+                    head: self.row.head,
+                    ..Row::default()
+                };
+                Marker::Line
             }
             _ => Marker::No,
         };
@@ -322,6 +534,17 @@ impl Inline {
             self.advance(c);
             return;
         }
+        if c == '|' && self.prev != '\\' {
+            if self.table {
+                // A cell ends: the next is read on its own.
+                self.forget();
+                return self.advance(c);
+            }
+            (self.row.pipes, self.row.trailing) = (self.row.pipes + 1, false);
+        } else if !white {
+            self.row.trailing = true;
+        }
+        self.row.head = self.row.head.and_then(|head| head.read(c));
         match self.mode {
             Mode::Text => self.text_char(c),
             Mode::Code { .. } => {
@@ -397,14 +620,15 @@ impl Inline {
                 self.solid_escape = (c == '\\' && self.escaped).then_some(self.before.solid);
                 if self.line_blank {
                     self.setext = if c == '=' || c == '-' { Some(c) } else { None };
-                    let marker = (c == '*' || c == '_') && self.indent < 4;
-                    self.rule = marker.then_some((c, 1));
                 } else if self.setext != Some(c) {
                     self.setext = None;
                 }
+                // A rule goes on across the list item markers it is made of
+                // (`- * * *`).
+                let starts = self.line_blank && self.indent < self.base(self.indent) + 4;
                 self.rule = match self.rule {
-                    Some((r, n)) if r == c && !self.line_blank => Some((r, n + 1)),
-                    rule if self.line_blank => rule,
+                    Some((r, n)) if r == c => Some((r, n + 1)),
+                    None if starts && (c == '*' || c == '_') => Some((c, 1)),
                     _ => None,
                 };
                 self.line_blank = false;
@@ -417,11 +641,31 @@ impl Inline {
     }
 
     fn newline(&mut self) {
-        if self.line_blank {
+        if let Some(end) = self.gap.take() {
+            // An item with nothing on its first line: its content is one
+            // column after the marker.
+            self.push_item(end + 1);
+        }
+        let base = self.base(self.indent);
+        let underline = self.setext.is_some() && self.prev_line_text && self.indent < base + 4;
+        if self.line_blank || underline || self.rule.is_some_and(|(_, n)| n >= 3) {
+            // A blank line, or the end of a setext heading or of a
+            // thematic break: the paragraph ends.
             self.paragraph_break();
-            self.prev_line_text = false;
         } else {
+            let starts = self.delimiter_row();
+            let header = self.row.pipes > 0 && (self.first_line || self.row.lead);
+            self.header =
+                (header && !self.table && !starts && !self.code_line).then(|| self.row.columns());
+            if self.table || starts {
+                // A table row ends, or the delimiter row that starts a table
+                // (what its header row held is its cells).
+                self.forget();
+                self.table = true;
+            }
             self.prev_line_text = true;
+            self.first_line = self.code_line;
+            self.prev_quote = self.prev_quote.max(self.quote);
         }
         self.escaped = false;
         self.line_blank = true;
@@ -429,6 +673,16 @@ impl Inline {
         self.indent = 0;
         self.rule = None;
         self.marker = Marker::Line;
+        (self.col, self.quote, self.quote_space) = (0, 0, false);
+        self.row = Row::new();
+    }
+
+    /// The current line is a delimiter row that makes the line before it
+    /// the header of a table (as many columns).
+    fn delimiter_row(&self) -> bool {
+        !self.table
+            && self.header.is_some()
+            && self.row.head.and_then(|head| head.columns()) == self.header
     }
 
     fn text_char(&mut self, c: char) {
@@ -545,9 +799,10 @@ impl Inline {
     /// The healed view of the text read so far: keep `text[..cut]`, then
     /// append `suffix`.
     pub fn heal(&self) -> (usize, String) {
-        if self.code_line || self.rule.is_some_and(|(_, n)| n >= 3) {
-            // Code, or a thematic break (which ends the paragraph before
-            // it): nothing to close, nothing to hide.
+        if self.code_line || self.rule.is_some_and(|(_, n)| n >= 3) || self.delimiter_row() {
+            // Code, a thematic break (which ends the paragraph before it),
+            // or a table's delimiter row (which makes the line before its
+            // header): nothing to close, nothing to hide.
             return (self.pos, String::new());
         }
         let mut stack = self.stack.clone();
@@ -992,6 +1247,71 @@ mod tests {
         assert_eq!(h("**a \\"), "**a**");
         assert_eq!(h("_\"\\\n"), "_\"_");
         assert_eq!(h("a \\![b"), "a \\![b](streamdown:incomplete-link)");
+    }
+
+    #[test]
+    fn table_cells_and_rows_are_read_on_their_own() {
+        // Fuzz finding healing-a-table-list-and-directive-answer, reduced:
+        // a code span open in the last cell ends with its row, so a closer
+        // on the next line would be a row of its own.
+        assert_eq!(h("| a |\n| --- |\n| `b\n"), "| a |\n| --- |\n| `b\n");
+        assert_eq!(h("| a |\n| --- |\n| `b"), "| a |\n| --- |\n| `b`");
+        assert_eq!(h("| a |\n| --- |\n| `b | c"), "| a |\n| --- |\n| `b | c");
+        assert_eq!(
+            h("| a | b |\n|-|-|\n| \\| `x"),
+            "| a | b |\n|-|-|\n| \\| `x`"
+        );
+        assert_eq!(h("a | b\n- | -\n`c\n"), "a | b\n- | -\n`c\n");
+        // The delimiter row makes the header's open code span a cell's text.
+        assert_eq!(h("| `a |\n| -"), "| `a |\n| -");
+        assert_eq!(h("| `a |\n|"), "| `a |\n|`");
+        // As many columns as the header, or no table.
+        assert_eq!(h("| a | b |\n| - |\n`c\n"), "| a | b |\n| - |\n`c\n`");
+    }
+
+    #[test]
+    fn a_block_quote_ends_the_paragraph_before_it() {
+        assert_eq!(h("a `b\n> c"), "a `b\n> c");
+        assert_eq!(h("> a `b\n>\n> c"), "> a `b\n>\n> c");
+        assert_eq!(h("> a **b\n> > c"), "> a **b\n> > c");
+        // Its own lines, and lazy ones, go on.
+        assert_eq!(h("> a `b\n> c"), "> a `b\n> c`");
+        assert_eq!(h("> a `b\nc"), "> a `b\nc`");
+        assert_eq!(h("> > a **b\n> c"), "> > a **b\n> c**");
+    }
+
+    #[test]
+    fn a_thematic_break_in_a_list_item_is_not_healed() {
+        assert_eq!(h("- * * *"), "- * * *");
+        assert_eq!(h("- _ _ _"), "- _ _ _");
+        assert_eq!(h("1. ***"), "1. ***");
+        assert_eq!(h("- * a"), "- * a");
+        // It ends the paragraph before it.
+        assert_eq!(h("**a\n***\nb"), "**a\n***\nb");
+    }
+
+    #[test]
+    fn indented_code_in_a_list_item_is_not_healed() {
+        assert_eq!(h("- a\n\n      **b"), "- a\n\n      **b");
+        assert_eq!(h("- a\n\n      `b\n"), "- a\n\n      `b\n");
+        assert_eq!(h("10. a\n\n        `b\n"), "10. a\n\n        `b\n");
+        assert_eq!(
+            h("- a\n  - b\n\n  c\n\n      `x\n"),
+            "- a\n  - b\n\n  c\n\n      `x\n"
+        );
+        // Indented as the item's content, or less than code past it, is prose.
+        assert_eq!(h("- a\n\n  **b"), "- a\n\n  **b**");
+        assert_eq!(h("- a\n  - b\n\n      **c"), "- a\n  - b\n\n      **c**");
+    }
+
+    #[test]
+    fn a_setext_underline_ends_the_paragraph() {
+        assert_eq!(h("a `b\n-\n"), "a `b\n-\n");
+        assert_eq!(h("a `b\n-\nc"), "a `b\n-\nc");
+        assert_eq!(h("a **b\n===\nc"), "a **b\n===\nc");
+        // Not yet ended, the line may be text, an item or a rule: the code
+        // span closes after it.
+        assert_eq!(h("a `b\n-"), "a `b\n-`");
     }
 
     #[test]
