@@ -146,6 +146,22 @@ pub fn read(url: &str) -> Start {
     }
 }
 
+/// The URL [`read`] reads, as a string: ASCII tab, newline and carriage
+/// return dropped anywhere, spaces and form feeds trimmed from the ends. For
+/// writing a URL out as the rules read it (the renderer's asset sources);
+/// the rules themselves never allocate.
+///
+/// ```
+/// use surfaces_core::href::clean;
+/// assert_eq!(clean(" /a\tb/c.png\n "), "/ab/c.png");
+/// assert_eq!(clean("/\t/evil.example"), "//evil.example");
+/// ```
+pub fn clean(url: &str) -> alloc::string::String {
+    let kept = url.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r'));
+    let cleaned: alloc::string::String = kept.collect();
+    cleaned.trim_matches([' ', '\u{c}']).into()
+}
+
 /// The safe-href rule: whether `href` is a path on the current site, a
 /// `#fragment`, or an absolute `http:`/`https:` URL, as [`read`] reads it.
 /// Everything else is refused: other schemes (`javascript:` in any
@@ -171,7 +187,7 @@ pub fn is_safe_href(href: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_safe_href, read, Start};
+    use super::{clean, is_safe_href, read, Start};
     use core::mem::discriminant;
 
     #[test]
@@ -284,5 +300,28 @@ mod tests {
         // short name that shares its first bytes.
         let long = scheme("javascript:alert(1)");
         assert!(!long.is(b"javasc") && !long.is(b"java") && !long.is(b"javascript"));
+    }
+
+    #[test]
+    fn clean_writes_out_what_read_reads() {
+        for url in [
+            " /a\tb ",
+            "\u{c}/form-feed",
+            "/\t/evil.example",
+            "java\r\nscript:x",
+            "asset:\nlogo.png",
+            " h\tttps://example.com \u{c}",
+            "img/logo.png",
+            "",
+        ] {
+            let cleaned = clean(url);
+            assert_eq!(
+                discriminant(&read(url)),
+                discriminant(&read(&cleaned)),
+                "{url:?}"
+            );
+            assert!(!cleaned.contains(['\t', '\n', '\r']), "{url:?}");
+            assert_eq!(clean(&cleaned), cleaned, "{url:?}");
+        }
     }
 }

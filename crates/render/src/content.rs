@@ -237,15 +237,10 @@ impl Renderer<'_> {
 }
 
 /// A media source as the page loads it: cleaned as the validator's `asset`
-/// format reads it (ASCII white space trimmed, tab and newline dropped),
-/// then `asset:NAME` (the scheme in any case) is the site's `/assets/NAME`,
+/// format reads it ([`surfaces_core::href::clean`]), then `asset:NAME` (the scheme in any case) is the site's `/assets/NAME`,
 /// and a path is kept.
 fn asset_url(src: &str) -> String {
-    let clean: String = src
-        .trim_matches(|c: char| c.is_ascii_whitespace())
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
+    let clean = surfaces_core::href::clean(src);
     match clean.get(..6) {
         Some(scheme) if scheme.eq_ignore_ascii_case("asset:") => {
             ["/assets/", clean.get(6..).unwrap_or_default()].concat()

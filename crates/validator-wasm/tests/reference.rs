@@ -15,22 +15,6 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The codes in the first column of the tables under `## Error codes`.
-fn documented() -> BTreeSet<String> {
-    let text = std::fs::read_to_string(workspace().join("docs/reference.md"))
-        .expect("docs/reference.md exists");
-    let section = text
-        .split("\n## ")
-        .find(|s| s.starts_with("Error codes"))
-        .expect("a section ## Error codes");
-    section
-        .lines()
-        .filter_map(|line| line.strip_prefix("| `"))
-        .filter_map(|rest| rest.split('`').next())
-        .map(String::from)
-        .collect()
-}
-
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("a readable folder") {
         let path = entry.expect("a folder entry").path();
@@ -151,7 +135,10 @@ const NOT_CODES: [&str; 1] = ["serde_json"];
 
 #[test]
 fn every_code_is_documented_and_every_documented_code_is_real() {
-    let documented = documented();
+    let documented: BTreeSet<String> = testkit::properties::documented_codes()
+        .into_iter()
+        .map(String::from)
+        .collect();
     let emitted: BTreeSet<String> = emitted()
         .into_iter()
         .filter(|c| !NOT_CODES.contains(&c.as_str()))
