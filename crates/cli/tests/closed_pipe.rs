@@ -6,61 +6,31 @@
 //! Each output is far larger than a pipe's buffer (64 KiB on Linux), so the
 //! command is still writing when the reader is gone, whenever that happens.
 
+mod common;
+
+use common::{command, file, finish, surfaces};
 use serde_json::json;
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 /// The smallest output each command must print here.
 const LARGE: usize = 256 * 1024;
 
-fn file(name: &str, text: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("surfaces-cli-pipe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.to_string_lossy().into_owned()
-}
-
 /// Runs `surfaces args` with `stdin` on standard input: once reading all of
 /// its output (which must be larger than [`LARGE`]; its exit code is
-/// returned), and once with standard output closed before it is read.
-fn exit_codes(args: &[String], stdin: &str) -> (i32, i32, String) {
-    let run = |read: bool| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_surfaces"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the surfaces binary runs");
-        if !read {
-            drop(child.stdout.take());
-        }
-        let mut input = child.stdin.take().expect("stdin is piped");
-        let stdin = stdin.to_string();
-        let writer = std::thread::spawn(move || input.write_all(stdin.as_bytes()));
-        let out = child.wait_with_output().expect("the binary ends");
-        writer
-            .join()
-            .expect("the writer ends")
-            .expect("stdin takes the input");
-        if read {
-            assert!(
-                out.stdout.len() > LARGE,
-                "{args:?}: only {} bytes of output",
-                out.stdout.len()
-            );
-        }
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let (full, _) = run(true);
-    let (closed, stderr) = run(false);
-    (full, closed, stderr)
+/// returned), and once with standard output closed before it is read (its
+/// exit code and standard error are returned; the command must still take
+/// all of `stdin`).
+fn exit_codes(args: &[&str], stdin: &str) -> (i32, i32, String) {
+    let full = surfaces(args, stdin.as_bytes());
+    assert!(
+        full.stdout.len() > LARGE,
+        "{args:?}: only {} bytes of output",
+        full.stdout.len()
+    );
+    let mut child = command(args).spawn().expect("the surfaces binary runs");
+    drop(child.stdout.take());
+    let (closed, written) = finish(child, stdin.as_bytes());
+    written.expect("stdin takes the input");
+    (full.code, closed.code, closed.stderr)
 }
 
 #[test]
@@ -70,7 +40,7 @@ fn a_closed_standard_output_ends_every_command_quietly() {
     let md = file("body.md", &body);
     let bad = file(
         "bad.json",
-        &json!({"components": [{"id": "root", "component": "Stack", "children": ["gone"]}]})
+        json!({"components": [{"id": "root", "component": "Stack", "children": ["gone"]}]})
             .to_string(),
     );
     let texts: Vec<String> = (0..199).map(|i| format!("t{i}")).collect();
@@ -82,11 +52,11 @@ fn a_closed_standard_output_ends_every_command_quietly() {
     );
     let surface = file(
         "surface.json",
-        &json!({"id": "s", "components": components}).to_string(),
+        json!({"id": "s", "components": components}).to_string(),
     );
     let page = file(
         "page.json",
-        &json!({"sections": [{"kind": "prose", "text": body}]}).to_string(),
+        json!({"sections": [{"kind": "prose", "text": body}]}).to_string(),
     );
     let ops = file("ops.json", "[]");
     let entries: serde_json::Map<String, serde_json::Value> = (0..5_000)
@@ -99,7 +69,7 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         .collect();
     let catalog = file(
         "catalog.json",
-        &json!({"catalog": "mine@1", "components": entries}).to_string(),
+        json!({"catalog": "mine@1", "components": entries}).to_string(),
     );
     let many_bad: Vec<&str> = std::iter::repeat_n(bad.as_str(), 3_000).collect();
 
@@ -112,7 +82,6 @@ fn a_closed_standard_output_ends_every_command_quietly() {
         (vec!["prompt", "--catalog", &catalog], "", 0),
     ];
     for (args, stdin, code) in cases {
-        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let (full, closed, stderr) = exit_codes(&args, stdin);
         assert_eq!(full, code, "{}", args[0]);
         assert_eq!(closed, code, "{}: {stderr}", args[0]);

@@ -4,46 +4,10 @@
 //! standard input) and `stream` too, with the same code and exit 1, and no
 //! command reads further than one byte past the limit.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::{file, surfaces};
 use validator_wasm::surface::MAX_DOCUMENT_BYTES;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn surfaces(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surfaces"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the surfaces binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    let stdin = stdin.to_vec();
-    // The command may stop reading at the limit: a refused write is fine.
-    let writer = std::thread::spawn(move || input.write_all(&stdin).ok());
-    let out = child.wait_with_output().expect("the binary ends");
-    writer.join().expect("the writer ends");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn file(name: &str, bytes: &[u8]) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("surfaces-cli-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write");
-    path.to_string_lossy().into_owned()
-}
 
 /// A markdown body of exactly `len` bytes (prose, then spaces).
 fn body(len: usize) -> Vec<u8> {
@@ -72,8 +36,8 @@ fn validate_code(path: &str) -> Option<String> {
 #[test]
 fn every_command_refuses_what_validate_refuses_for_its_size() {
     for (len, refused) in [(MAX_DOCUMENT_BYTES, false), (MAX_DOCUMENT_BYTES + 1, true)] {
-        let md = file(&format!("body-{len}.md"), &body(len));
-        let json = file(&format!("surface-{len}.json"), &surface(len));
+        let md = file(&format!("body-{len}.md"), body(len));
+        let json = file(&format!("surface-{len}.json"), surface(len));
         let ops = file("ops.json", b"[]");
         assert_eq!(
             validate_code(&md).as_deref() == Some("document_too_large"),

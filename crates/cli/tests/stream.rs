@@ -1,35 +1,11 @@
 //! `surfaces heal` and `surfaces stream`, run as the built binary.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn surfaces(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_surfaces"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the surfaces binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the input");
-    child.wait_with_output().expect("the binary ends")
-}
+use common::{file, surfaces, Run};
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("surfaces-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("temp file");
-    path
-}
-
-fn lines(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(&out.stdout)
+fn lines(run: &Run) -> Vec<serde_json::Value> {
+    run.stdout
         .lines()
         .map(|l| serde_json::from_str(l).expect("each line is JSON"))
         .collect()
@@ -39,28 +15,25 @@ const ANSWER: &str = "Our plans changed.\n\n```surface {\"id\":\"pricing\",\"cat
 
 #[test]
 fn heal_prints_the_healed_text() {
-    let out = surfaces(&["heal"], "Some **bold and `code");
-    assert_eq!(out.status.code(), Some(0));
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
-        "Some **bold and `code`**"
-    );
-    let out = surfaces(&["heal"], "done.\n");
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "done.\n");
+    let out = surfaces(&["heal"], b"Some **bold and `code");
+    assert_eq!(out.code, 0);
+    assert_eq!(out.stdout, "Some **bold and `code`**");
+    let out = surfaces(&["heal"], b"done.\n");
+    assert_eq!(out.stdout, "done.\n");
 }
 
 #[test]
 fn heal_refuses_arguments() {
-    let out = surfaces(&["heal", "x"], "");
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    let out = surfaces(&["heal", "x"], b"");
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1);
 }
 
 #[test]
 fn stream_prints_changes_then_the_final_document() {
-    let file = temp_file("answer.md", ANSWER);
-    let out = surfaces(&["stream", "--chunk", "7", file.to_str().unwrap()], "");
-    assert_eq!(out.status.code(), Some(0));
+    let path = file("answer.md", ANSWER);
+    let out = surfaces(&["stream", "--chunk", "7", &path], b"");
+    assert_eq!(out.code, 0);
     let lines = lines(&out);
     assert!(lines.len() > 3);
     let (last, changes) = lines.split_last().unwrap();
@@ -96,9 +69,8 @@ fn stream_prints_changes_then_the_final_document() {
 
 #[test]
 fn final_only_prints_one_line_equal_for_any_chunking() {
-    let file = temp_file("final.md", ANSWER);
-    let path = file.to_str().unwrap();
-    let whole = surfaces(&["stream", "--final-only", path], "");
+    let path = &file("final.md", ANSWER);
+    let whole = surfaces(&["stream", "--final-only", path], b"");
     assert_eq!(lines(&whole).len(), 1);
     for n in ["1", "3", "64"] {
         let chunked = surfaces(
@@ -111,7 +83,7 @@ fn final_only_prints_one_line_equal_for_any_chunking() {
                 "markdown",
                 path,
             ],
-            "",
+            b"",
         );
         assert_eq!(chunked.stdout, whole.stdout, "chunk {n}");
     }
@@ -119,7 +91,7 @@ fn final_only_prints_one_line_equal_for_any_chunking() {
 
 #[test]
 fn jsonl_mode_reads_steps_text_and_the_partial_object() {
-    let file = temp_file(
+    let path = file(
         "answer.jsonl",
         "Sure:\n{\"op\":\"add\",\"path\":\"/a\",\"value\":1,}\n{\"ops\":[]} {\"op\":\"remove\",\"path\":\"/b\"}\n{\"op\":\"add\",\"value\":{\"text\":\"Hel",
     );
@@ -131,11 +103,11 @@ fn jsonl_mode_reads_steps_text_and_the_partial_object() {
             "--chunk",
             "5",
             "--final-only",
-            file.to_str().unwrap(),
+            &path,
         ],
-        "",
+        b"",
     );
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.code, 0);
     let doc = &lines(&out)[0];
     let kinds: Vec<_> = doc["items"]
         .as_array()
@@ -152,22 +124,12 @@ fn jsonl_mode_reads_steps_text_and_the_partial_object() {
 
 #[test]
 fn a2ui_mode_reads_blocks_between_prose() {
-    let file = temp_file(
+    let path = file(
         "answer.a2ui",
         "Here: <a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"catalogId\":\"c\",\"surfaceId\":\"s\"}}]</a2ui-json> done",
     );
-    let out = surfaces(
-        &[
-            "stream",
-            "--mode",
-            "a2ui",
-            "--chunk",
-            "4",
-            file.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0));
+    let out = surfaces(&["stream", "--mode", "a2ui", "--chunk", "4", &path], b"");
+    assert_eq!(out.code, 0);
     let lines = lines(&out);
     let doc = lines.last().unwrap();
     assert_eq!(doc["parts"][0]["text"], "Here: ");
@@ -180,8 +142,7 @@ fn a2ui_mode_reads_blocks_between_prose() {
 
 #[test]
 fn stream_usage_errors_exit_2() {
-    let file = temp_file("u.md", "x");
-    let path = file.to_str().unwrap();
+    let path = &file("u.md", "x");
     for args in [
         vec!["stream"],
         vec!["stream", "--chunk", "0", path],
@@ -192,13 +153,9 @@ fn stream_usage_errors_exit_2() {
         vec!["stream", path, path],
         vec!["stream", "/nonexistent/answer.md"],
     ] {
-        let out = surfaces(&args, "");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert_eq!(
-            String::from_utf8_lossy(&out.stderr).lines().count(),
-            1,
-            "{args:?}"
-        );
+        let out = surfaces(&args, b"");
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(out.stderr.lines().count(), 1, "{args:?}");
         assert!(out.stdout.is_empty());
     }
 }

@@ -1,38 +1,9 @@
 //! `surfaces validate`, `surfaces patch` and `surfaces prompt`, run as the built binary.
 
+mod common;
+
+use common::{file, surfaces, Run};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn surfaces(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_surfaces"))
-        .args(args)
-        .output()
-        .expect("runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// A file in a per-test scratch directory.
-fn file(test: &str, name: &str, text: &str) -> String {
-    let dir: PathBuf = std::env::temp_dir().join(format!(
-        "surfaces-cli-validator-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path.to_string_lossy().into_owned()
-}
 
 fn good_surface() -> Value {
     json!({"id": "pricing", "kind": "surface", "catalog": "blog@1",
@@ -50,8 +21,8 @@ fn json_out(run: &Run) -> Value {
 
 #[test]
 fn validate_accepts_a_good_surface() {
-    let f = file("good", "good.json", &good_surface().to_string());
-    let run = surfaces(&["validate", &f]);
+    let f = file("good/good.json", good_surface().to_string());
+    let run = surfaces(&["validate", &f], b"");
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         json_out(&run),
@@ -64,9 +35,9 @@ fn validate_reports_errors_with_exit_1() {
     let mut doc = good_surface();
     doc["components"][1]["props"]["level"] = json!(9);
     doc["components"][1]["extra"] = json!(1);
-    let bad = file("bad", "bad.json", &doc.to_string());
-    let good = file("bad", "good.json", &good_surface().to_string());
-    let run = surfaces(&["validate", &good, &bad]);
+    let bad = file("bad/bad.json", doc.to_string());
+    let good = file("bad/good.json", good_surface().to_string());
+    let run = surfaces(&["validate", &good, &bad], b"");
     assert_eq!(run.code, 1);
     let out = json_out(&run);
     assert_eq!(out["ok"], false);
@@ -86,8 +57,8 @@ fn validate_reports_errors_with_exit_1() {
 fn flags_and_warnings_alone_exit_0() {
     let mut doc = good_surface();
     doc["data"] = json!({});
-    let f = file("warn", "warn.json", &doc.to_string());
-    let run = surfaces(&["validate", &f]);
+    let f = file("warn/warn.json", doc.to_string());
+    let run = surfaces(&["validate", &f], b"");
     assert_eq!(run.code, 0);
     assert_eq!(
         json_out(&run)["files"][0]["issues"][0]["code"],
@@ -98,8 +69,8 @@ fn flags_and_warnings_alone_exit_0() {
 #[test]
 fn validate_reads_markdown_bodies_with_surface_and_line() {
     let body = "# Post\n\n```surface {\"id\":\"pricing\"}\n{\"id\":\"root\",\"component\":\"Stack\",\"children\":[\"x\"]}\nnot json\n```\n";
-    let f = file("md", "post.md", body);
-    let run = surfaces(&["validate", &f]);
+    let f = file("md/post.md", body);
+    let run = surfaces(&["validate", &f], b"");
     assert_eq!(run.code, 1);
     let issues = json_out(&run)["files"][0]["issues"].clone();
     assert_eq!(issues[0]["code"], "unresolved_child");
@@ -113,10 +84,10 @@ fn validate_reads_markdown_bodies_with_surface_and_line() {
 fn validate_with_a_user_catalog() {
     let catalog = json!({"catalog": "mini@1", "components": {
         "Box": {"children": "any", "props": {"type": "object"}, "example": {}}}});
-    let c = file("cat", "catalog.json", &catalog.to_string());
+    let c = file("cat/catalog.json", catalog.to_string());
     let doc = json!({"components": [{"id": "root", "component": "Box"}, {"id": "h", "component": "Heading"}]});
-    let f = file("cat", "doc.json", &doc.to_string());
-    let run = surfaces(&["validate", "--catalog", &c, &f]);
+    let f = file("cat/doc.json", doc.to_string());
+    let run = surfaces(&["validate", "--catalog", &c, &f], b"");
     assert_eq!(run.code, 1);
     let issues = json_out(&run)["files"][0]["issues"].clone();
     let codes: Vec<&str> = issues
@@ -133,8 +104,8 @@ fn validate_reads_page_documents() {
     let mut bad = good_surface();
     bad["components"][0]["children"] = json!(["title", "gone"]);
     let page = json!({"sections": [{"kind": "prose", "text": "Hi"}, bad]});
-    let f = file("page", "page.json", &page.to_string());
-    let run = surfaces(&["validate", &f]);
+    let f = file("page/page.json", page.to_string());
+    let run = surfaces(&["validate", &f], b"");
     assert_eq!(run.code, 1);
     let issue = json_out(&run)["files"][0]["issues"][0].clone();
     assert_eq!(issue["code"], "unresolved_child");
@@ -144,15 +115,15 @@ fn validate_reads_page_documents() {
 
 #[test]
 fn broken_json_is_an_issue_not_a_crash() {
-    let f = file("broken", "broken.json", "{\"components\": [");
-    let run = surfaces(&["validate", &f]);
+    let f = file("broken/broken.json", "{\"components\": [");
+    let run = surfaces(&["validate", &f], b"");
     assert_eq!(run.code, 1);
     assert_eq!(
         json_out(&run)["files"][0]["issues"][0]["code"],
         "invalid_json"
     );
-    let deep = file("broken", "deep.json", &"[".repeat(100_000));
-    let run = surfaces(&["validate", &deep]);
+    let deep = file("broken/deep.json", "[".repeat(100_000));
+    let run = surfaces(&["validate", &deep], b"");
     assert_eq!(run.code, 1);
     assert_eq!(
         json_out(&run)["files"][0]["issues"][0]["code"],
@@ -171,18 +142,17 @@ fn bad_usage_and_unreadable_input_exit_2_with_one_line() {
         vec!["prompt", "extra"],
         vec!["prompt", "--catalog", "/nonexistent/c.json"],
     ] {
-        let run = surfaces(&args);
+        let run = surfaces(&args, b"");
         assert_eq!(run.code, 2, "{args:?}");
         assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty());
     }
     let bad_catalog = file(
-        "usage",
-        "bad-catalog.json",
+        "usage/bad-catalog.json",
         r#"{"catalog":"x","components":{"A":{"props":{"type":"object","pattern":"x"}}}}"#,
     );
-    let doc = file("usage", "doc.json", "{}");
-    let run = surfaces(&["validate", "--catalog", &bad_catalog, &doc]);
+    let doc = file("usage/doc.json", "{}");
+    let run = surfaces(&["validate", "--catalog", &bad_catalog, &doc], b"");
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("unknown_keyword"), "{}", run.stderr);
 }
@@ -190,9 +160,8 @@ fn bad_usage_and_unreadable_input_exit_2_with_one_line() {
 #[test]
 fn patch_applies_repairs_and_refuses() {
     let doc = file(
-        "patch",
-        "doc.json",
-        &json!({"sections": [{"kind": "prose", "text": "hi"}, good_surface()]}).to_string(),
+        "patch/doc.json",
+        json!({"sections": [{"kind": "prose", "text": "hi"}, good_surface()]}).to_string(),
     );
     let ops = json!([
         {"op": "add", "path": "/sections/1/components/title/props/level", "value": 3},
@@ -200,8 +169,8 @@ fn patch_applies_repairs_and_refuses() {
         {"op": "add", "path": "/sections/1/components/0/children/-", "value": "note"},
         {"op": "add", "path": "/sections/1/components/0/children/-", "value": "ghost"}
     ]);
-    let ops = file("patch", "ops.json", &ops.to_string());
-    let run = surfaces(&["patch", "--doc", &doc, "--ops", &ops]);
+    let ops = file("patch/ops.json", ops.to_string());
+    let run = surfaces(&["patch", "--doc", &doc, "--ops", &ops], b"");
     assert_eq!(run.code, 1, "{}", run.stderr);
     let out = json_out(&run);
     assert_eq!(out["applied"], json!([0, 1, 2]));
@@ -223,19 +192,18 @@ fn patch_applies_repairs_and_refuses() {
     );
 
     let clean = file(
-        "patch",
-        "clean.json",
-        &json!([{"op": "test", "path": "/sections/0/kind", "value": "prose"}]).to_string(),
+        "patch/clean.json",
+        json!([{"op": "test", "path": "/sections/0/kind", "value": "prose"}]).to_string(),
     );
-    let run = surfaces(&["patch", "--doc", &doc, "--ops", &clean]);
+    let run = surfaces(&["patch", "--doc", &doc, "--ops", &clean], b"");
     assert_eq!(run.code, 0);
     assert_eq!(json_out(&run)["applied"], json!([0]));
 }
 
 #[test]
 fn prompt_is_deterministic_text_for_any_catalog() {
-    let a = surfaces(&["prompt"]);
-    let b = surfaces(&["prompt"]);
+    let a = surfaces(&["prompt"], b"");
+    let b = surfaces(&["prompt"], b"");
     assert_eq!(a.code, 0);
     assert_eq!(a.stdout, b.stdout);
     for needle in ["### pricing-table", "- formatCurrency:", "## Conditions", "## Actions", "```surface {\"id\":\"example\",\"catalog\":\"blog@1\"}\n{\"id\":\"root\",\"component\":\"Stack\""] {
@@ -243,8 +211,8 @@ fn prompt_is_deterministic_text_for_any_catalog() {
     }
     let catalog = json!({"catalog": "mini@1", "components": {
         "Box": {"description": "A box.", "children": "any", "props": {"type": "object", "properties": {"pad": {"type": "integer", "minimum": 0, "maximum": 4}}}, "example": {"pad": 1}}}});
-    let c = file("prompt", "catalog.json", &catalog.to_string());
-    let run = surfaces(&["prompt", "--catalog", &c]);
+    let c = file("prompt/catalog.json", catalog.to_string());
+    let run = surfaces(&["prompt", "--catalog", &c], b"");
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("### Box\nA box.\nChildren: any components.\nProps:\n- pad: integer, 0 to 4\nExample props: {\"pad\":1}"), "{}", run.stdout);
     assert!(!run.stdout.contains("Heading"));
