@@ -69,9 +69,12 @@ mod tests {
         list.iter().map(|s| s.to_string()).collect()
     }
 
+    /// A scratch file in the workspace's `target/tmp/` (where Cargo keeps
+    /// integration tests' scratch files), so nothing is left in `/tmp`.
     fn temp(name: &str, text: &str) -> String {
-        let path =
-            std::env::temp_dir().join(format!("surfaces-render-{}-{name}", std::process::id()));
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/tmp/cli-render");
+        std::fs::create_dir_all(dir).unwrap();
+        let path = std::path::Path::new(dir).join(name);
         std::fs::write(&path, text).unwrap();
         path.to_string_lossy().into_owned()
     }
