@@ -13,7 +13,9 @@
 //! Rules, after CommonMark's flanking rules: a run of `*` or `_` opens when it
 //! is left-flanking (for `_`, not between two alphanumerics); a single `*`
 //! between two alphanumerics (`2*3`, Korean words) never opens, nor does any
-//! intraword run next to an ASCII letter or digit (`2**3`); `~~` strikes,
+//! intraword run next to an ASCII letter or digit (`2**3`); a closer matches
+//! the openers as CommonMark's rule of 3 lets it (a run that may open and
+//! close, `*U **a*a`, skips a `**`); `~~` strikes,
 //! closed only by `~~` (a tilde run closes a run of its own length, and one
 //! that closes nothing leaves the tilde openers before it open for good, as
 //! pulldown-cmark reads them; a single `~` flanks as `_` does);
@@ -53,8 +55,14 @@ const MAX_RUN: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Open {
-    /// An emphasis opener: `ch` repeated `len` times, not yet closed.
-    Emph { ch: char, len: usize },
+    /// An emphasis opener: `ch` repeated `len` times, not yet closed, of a
+    /// run of `run` that `both` opens and closes (CommonMark's rule of 3).
+    Emph {
+        ch: char,
+        len: usize,
+        run: usize,
+        both: bool,
+    },
     /// `[` of a link.
     Link,
     /// `![` of an image, starting at `start`.
@@ -778,7 +786,7 @@ impl Inline {
         let (can_open, can_close) = flanking(run, next);
         let mut left = run.len;
         if can_close {
-            left = close_on(&mut self.stack, run.ch, run.len);
+            left = close_on(&mut self.stack, run, both(run, next));
         }
         // What is left of the run starts after the part that closed.
         let start = leftover(run, left);
@@ -789,6 +797,8 @@ impl Inline {
                 open: Open::Emph {
                     ch: run.ch,
                     len: left,
+                    run: run.len,
+                    both: both(run, next),
                 },
                 start,
                 end: self.pos,
@@ -898,7 +908,7 @@ impl Inline {
                         // A run that would close nothing is hidden, and
                         // leaves the openers as they are (it may grow).
                         let mut closed = stack.clone();
-                        left = close_on(&mut closed, run.ch, run.len);
+                        left = close_on(&mut closed, run, false);
                         if left < run.len {
                             stack = closed;
                         }
@@ -978,7 +988,7 @@ fn finish(
     }
     for entry in stack.iter().rev() {
         match entry.open {
-            Open::Emph { ch, len } => push_n(&mut suffix, ch, len),
+            Open::Emph { ch, len, .. } => push_n(&mut suffix, ch, len),
             Open::Link => {
                 suffix.push_str("](");
                 suffix.push_str(INCOMPLETE_LINK);
@@ -1039,8 +1049,26 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
     }
 }
 
-/// Closes openers of `ch` with a run of `len`; returns what is left of it.
-fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
+/// Whether a run followed by `next` both opens and closes, as CommonMark
+/// reads it (an intraword `*` does, though it opens nothing here).
+fn both(run: Run, next: char) -> bool {
+    let (left, right) = (
+        left_flanking(run.before, next),
+        right_flanking(run.before, next),
+    );
+    match run.ch {
+        '*' => left && right,
+        '_' => left && right && is_punct(run.before) && is_punct(next),
+        _ => false,
+    }
+}
+
+/// Closes openers of `run`'s character with it (`both`: it may open too);
+/// returns what is left of it. A run that may open and close, or an opener
+/// that may, matches no run whose length makes a multiple of 3 with its own
+/// (unless both are multiples of 3: CommonMark's rule of 3).
+fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
+    let (ch, mut len) = (run.ch, run.len);
     if ch == '~' {
         // A tilde run closes only the last opener of its own length (GFM,
         // pulldown-cmark); one that closes nothing leaves every tilde opener
@@ -1049,8 +1077,8 @@ fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
             .iter()
             .rposition(|e| !matches!(e.open, Open::Emph { .. }))
             .map_or(0, |i| i + 1);
-        let same = Open::Emph { ch, len };
-        if let Some(i) = stack.iter().skip(floor).rposition(|e| e.open == same) {
+        let same = |e: &Entry| matches!(e.open, Open::Emph { ch: '~', len: l, .. } if l == len);
+        if let Some(i) = stack.iter().skip(floor).rposition(same) {
             stack.truncate(floor + i);
             return 0;
         }
@@ -1066,7 +1094,12 @@ fn close_on(stack: &mut Vec<Entry>, ch: char, mut len: usize) -> usize {
         let mut found = None;
         for (i, entry) in stack.iter().enumerate().rev() {
             match &entry.open {
-                Open::Emph { ch: c, .. } if *c == ch => {
+                Open::Emph {
+                    ch: c,
+                    run: r,
+                    both: b,
+                    ..
+                } if *c == ch && (!both && !b || (run.len + r) % 3 != 0 || run.len % 3 == 0) => {
                     found = Some(i);
                     break;
                 }
@@ -1126,6 +1159,17 @@ mod tests {
         assert_eq!(h("**a *b"), "**a *b***");
         assert_eq!(h("**bold*"), "**bold**");
         assert_eq!(h("***x**"), "***x***");
+    }
+
+    #[test]
+    fn rule_of_three() {
+        // Fuzz finding: an intraword `*` (it may open and close) matches no
+        // `**` (1 + 2 is a multiple of 3) but the `*` before it, so nothing
+        // is left open.
+        assert_eq!(h("*U **a*a"), "*U **a*a");
+        assert_eq!(h("*U **a*a b"), "*U **a*a b");
+        // Lengths that are both multiples of 3 match.
+        assert_eq!(h("x ***a***b ***c"), "x ***a***b ***c***");
     }
 
     #[test]
@@ -1241,7 +1285,9 @@ mod tests {
             "",
             "an image left waiting for its URL is hidden too"
         );
-        assert_eq!(h("*~~~**<div x"), "*~~~*");
+        // `**` may open and close: by the rule of 3 it closes no `*`, and
+        // opens, hidden with the literal run before it (as the `*` is).
+        assert_eq!(h("*~~~**<div x"), "");
         assert_eq!(h("[a]![x"), "[a](streamdown:incomplete-link)");
         assert_eq!(h("](_\\"), "](");
         assert_eq!(h("**a \\"), "**a**");
