@@ -980,7 +980,12 @@ fn finish(
                 end.escape = None;
             }
         } else if top.end < end.at {
-            break;
+            // An opener the closers added would not close (the rule of 3:
+            // they make one run with the closers of its neighbours) is
+            // hidden, with what follows it.
+            let Some(i) = unclosable(&stack) else { break };
+            end = stack.get(i).map_or(end, |e| e.start);
+            stack.truncate(i);
         } else {
             end = top.start;
             stack.pop();
@@ -1003,6 +1008,39 @@ fn finish(
         suffix.push('\u{200B}');
     }
     (end.at, suffix)
+}
+
+/// The highest emphasis opener on `stack` that the closers [`finish`] adds
+/// would not close: the closers of adjacent openers of one character make
+/// one run, and a run of a length making a multiple of 3 with an opener
+/// that may also close does not close it (unless both are multiples of 3).
+fn unclosable(stack: &[Entry]) -> Option<usize> {
+    let emph = |e: &Entry| match e.open {
+        Open::Emph { ch, len, run, both } => Some((ch, len, run, both)),
+        _ => None,
+    };
+    let mut top = stack.len();
+    while let Some(below) = top.checked_sub(1) {
+        let Some((ch, ..)) = stack.get(below).and_then(emph) else {
+            top = below;
+            continue;
+        };
+        let group = stack.get(..top).unwrap_or_default();
+        let from = group
+            .iter()
+            .rposition(|e| emph(e).is_none_or(|(c, ..)| c != ch))
+            .map_or(0, |i| i + 1);
+        let closers: usize = group.iter().skip(from).filter_map(emph).map(|e| e.1).sum();
+        let bad = group.iter().enumerate().skip(from).rev().find(|(_, e)| {
+            emph(e)
+                .is_some_and(|(.., run, both)| both && (closers + run) % 3 == 0 && closers % 3 != 0)
+        });
+        if let Some((i, _)) = bad {
+            return Some(i);
+        }
+        top = from;
+    }
+    None
 }
 
 /// The point where the last `left` characters of `run` begin.
@@ -1170,6 +1208,9 @@ mod tests {
         assert_eq!(h("*U **a*a b"), "*U **a*a b");
         // Lengths that are both multiples of 3 match.
         assert_eq!(h("x ***a***b ***c"), "x ***a***b ***c***");
+        // Fuzz finding: `**` would close the `*` of `**` but not the one
+        // between the `!` (1 + 2): that one is hidden, with what follows.
+        assert_eq!(h("**g*!*!"), "**g*!*");
     }
 
     #[test]
