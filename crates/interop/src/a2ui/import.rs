@@ -1,0 +1,878 @@
+//! A surface as A2UI built it, mapped to ours (SPEC.md section 14):
+//! walked from `root`, each component converted once, in document order
+//! (a parent before its children), template children expanded from the
+//! data.
+
+use super::messages::{Defined, SurfaceState};
+use super::values::{self, Scope};
+use super::Version;
+use crate::note::{at, at_index, Note};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use surfaces_core::fence::is_component_id;
+use surfaces_core::href::is_safe_href;
+
+/// The basic catalog's components: a name outside it, or a component of
+/// another catalog, keeps its name and props.
+const BASIC: [&str; 18] = [
+    "Text",
+    "Image",
+    "Icon",
+    "Video",
+    "AudioPlayer",
+    "Row",
+    "Column",
+    "List",
+    "Card",
+    "Tabs",
+    "Modal",
+    "Divider",
+    "Button",
+    "TextField",
+    "CheckBox",
+    "ChoicePicker",
+    "Slider",
+    "DateTimeInput",
+];
+
+/// Our actions a Button's event may name (its context holding the fields).
+const ACTIONS: [&str; 7] = [
+    "set",
+    "toggle",
+    "increment",
+    "reset",
+    "copy",
+    "share",
+    "scrollTo",
+];
+
+/// Deeper than this, a component is left out (the validator allows 8).
+const MAX_DEPTH: usize = 64;
+
+/// Whether a catalog id is A2UI's basic catalog (any version).
+/// A surface without one is read as basic.
+pub fn is_basic(catalog: &str) -> bool {
+    catalog.is_empty() || catalog.contains("catalogs/basic") || catalog == "basic"
+}
+
+/// Our surface for `state`.
+pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
+    let mut walk = Walk {
+        state,
+        ids: Ids::default(),
+        out: Vec::new(),
+        used: BTreeSet::new(),
+        notes,
+    };
+    for raw in &state.order {
+        walk.ids.original(raw);
+    }
+    if state.components.contains_key("root") {
+        walk.component("root", &Scope::default(), &at(&state.at, "surfaceId"), 1);
+    }
+    for raw in &state.order {
+        if !walk.used.contains(&(raw.clone(), String::new())) && !walk.is_template(raw) {
+            let found = &state.components[raw];
+            walk.notes.push(Note::new(
+                "not_reachable",
+                found.at.clone(),
+                ["component ", raw, " is not reachable from root; left out"].concat(),
+            ));
+        }
+    }
+    let components: Vec<Value> = walk.out.into_iter().flatten().collect();
+    json!({
+        "id": state.id,
+        "kind": "surface",
+        "catalog": "blog@1",
+        "components": components,
+        "data": state.data,
+    })
+}
+
+/// Our ids for A2UI's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
+#[derive(Default)]
+struct Ids {
+    given: BTreeMap<(String, String), String>,
+    taken: BTreeSet<String>,
+}
+
+impl Ids {
+    fn original(&mut self, raw: &str) -> String {
+        self.get(raw, "", "")
+    }
+
+    /// The id of `raw`'s copy `copy`, ending with `suffix` (`""` for `raw`
+    /// itself).
+    fn get(&mut self, raw: &str, copy: &str, suffix: &str) -> String {
+        let key = (raw.to_string(), copy.to_string());
+        if let Some(id) = self.given.get(&key) {
+            return id.clone();
+        }
+        let mut base: String = raw
+            .chars()
+            .map(|c| match c.to_ascii_lowercase() {
+                c @ ('a'..='z' | '0'..='9') => c,
+                _ => '-',
+            })
+            .collect();
+        if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
+            base.insert_str(0, "c-");
+        }
+        let keep = 41usize.saturating_sub(suffix.len() + 3).max(1);
+        base.truncate(keep);
+        let mut id = [base.as_str(), suffix].concat();
+        let mut n = 2usize;
+        while self.taken.contains(&id) || !is_component_id(&id) {
+            id = [base.as_str(), "-", &n.to_string(), suffix].concat();
+            id.truncate(41);
+            n += 1;
+        }
+        self.taken.insert(id.clone());
+        self.given.insert(key, id.clone());
+        id
+    }
+}
+
+struct Walk<'a, 'n> {
+    state: &'a SurfaceState,
+    ids: Ids,
+    /// Our components in document order (a slot left empty when its
+    /// component was left out).
+    out: Vec<Option<Value>>,
+    /// The components converted (or consumed), by id and copy suffix.
+    used: BTreeSet<(String, String)>,
+    notes: &'n mut Vec<Note>,
+}
+
+/// A component's A2UI properties, each taken at most once; what is left
+/// untaken is noted as dropped.
+struct Props<'a> {
+    map: &'a Map<String, Value>,
+    at: &'a str,
+    taken: Vec<&'a str>,
+}
+
+impl<'a> Props<'a> {
+    fn take(&mut self, key: &'a str) -> Option<&'a Value> {
+        self.taken.push(key);
+        self.map.get(key)
+    }
+
+    fn str(&mut self, key: &'a str) -> Option<&'a str> {
+        self.take(key).and_then(Value::as_str)
+    }
+
+    fn pointer(&self, key: &str) -> String {
+        at(self.at, key)
+    }
+
+    fn leftover(&self, notes: &mut Vec<Note>) {
+        for key in self.map.keys() {
+            let silent = ["id", "component", "catalogId"].contains(&key.as_str());
+            if !silent && !self.taken.contains(&key.as_str()) {
+                notes.push(Note::new(
+                    "prop_dropped",
+                    at(self.at, key),
+                    ["property ", key, " has no equivalent here; left out"].concat(),
+                ));
+            }
+        }
+    }
+}
+
+impl Walk<'_, '_> {
+    fn is_template(&self, raw: &str) -> bool {
+        self.used
+            .iter()
+            .any(|(id, suffix)| id == raw && !suffix.is_empty())
+    }
+
+    fn note(&mut self, code: &'static str, path: String, message: String) {
+        self.notes.push(Note::new(code, path, message));
+    }
+
+    /// A dynamic value of the component, imported.
+    fn value(&mut self, props: &mut Props, key: &'static str, scope: &Scope) -> Option<Value> {
+        let value = props.take(key)?;
+        values::import(value, &props.pointer(key), scope, self.notes)
+    }
+
+    /// A prop our catalog holds as a plain string.
+    fn literal(&mut self, props: &mut Props, key: &'static str) -> Option<String> {
+        let value = props.take(key)?;
+        if let Some(text) = value.as_str() {
+            return Some(text.to_string());
+        }
+        self.note(
+            "prop_dropped",
+            props.pointer(key),
+            [
+                "property ",
+                key,
+                " is a plain string here, not a binding or call; left out",
+            ]
+            .concat(),
+        );
+        None
+    }
+
+    /// Converts component `raw` (as the copy of `scope`), returning our id,
+    /// or `None` when it is left out (with a note).
+    fn component(
+        &mut self,
+        raw: &str,
+        scope: &Scope,
+        at_ref: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let Some(found) = self.state.components.get(raw) else {
+            self.note(
+                "missing_child",
+                at_ref.to_string(),
+                [
+                    "component ",
+                    raw,
+                    " was never defined; left out of its parent",
+                ]
+                .concat(),
+            );
+            return None;
+        };
+        let key = (raw.to_string(), scope.copy.clone());
+        if !self.used.insert(key) {
+            self.note(
+                "shared_child",
+                at_ref.to_string(),
+                [
+                    "component ",
+                    raw,
+                    " is named by a second parent; kept under the first",
+                ]
+                .concat(),
+            );
+            return None;
+        }
+        if depth > MAX_DEPTH {
+            self.note(
+                "too_deep",
+                found.at.clone(),
+                "components nested deeper than 64 are left out".to_string(),
+            );
+            return None;
+        }
+        let id = self.ids.get(raw, &scope.copy, &scope.suffix);
+        if scope.copy.is_empty() && id != raw {
+            self.note(
+                "renamed_id",
+                at(&found.at, "id"),
+                [
+                    "id ",
+                    raw,
+                    " is ",
+                    &id,
+                    " here (ids match ^[a-z][a-z0-9-]{0,40}$)",
+                ]
+                .concat(),
+            );
+        }
+        let slot = self.out.len();
+        self.out.push(None);
+        let converted = self.convert(found, &id, scope, depth);
+        match converted {
+            Some((name, props, children)) => {
+                let mut component = Map::new();
+                component.insert("id".into(), json!(id));
+                component.insert("component".into(), json!(name));
+                if !props.is_empty() {
+                    component.insert("props".into(), Value::Object(props));
+                }
+                if let Some(children) = children {
+                    component.insert("children".into(), json!(children));
+                }
+                self.out[slot] = Some(Value::Object(component));
+                Some(id)
+            }
+            None => None,
+        }
+    }
+
+    /// The children named by `children` (a list or a template) and `child`.
+    fn children(&mut self, props: &mut Props, scope: &Scope, depth: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        match props.take("children") {
+            Some(Value::Array(ids)) => {
+                for (i, child) in ids.iter().enumerate() {
+                    let at_child = at_index(&props.pointer("children"), i);
+                    if let Some(raw) = child.as_str() {
+                        out.extend(self.component(raw, scope, &at_child, depth + 1));
+                    }
+                }
+            }
+            Some(Value::Object(template)) => {
+                let at_children = props.pointer("children");
+                out.extend(self.template(template, &at_children, scope, depth));
+            }
+            _ => {}
+        }
+        if let Some(raw) = props.str("child") {
+            let at_child = props.pointer("child");
+            out.extend(self.component(raw, scope, &at_child, depth + 1));
+        }
+        out
+    }
+
+    /// A template's copies, one per item of the list (or object) at its
+    /// path in the data as it is now.
+    fn template(
+        &mut self,
+        template: &Map<String, Value>,
+        at_children: &str,
+        scope: &Scope,
+        depth: usize,
+    ) -> Vec<String> {
+        let raw = template
+            .get("componentId")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let path = template
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let path = values::absolute(path, scope);
+        let items: Vec<String> = match self.state.data.pointer(&path) {
+            Some(Value::Array(items)) => (0..items.len()).map(|i| i.to_string()).collect(),
+            Some(Value::Object(map)) => map.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        self.note(
+            "template_expanded",
+            at_children.to_string(),
+            [
+                "the template is expanded once from the data at ",
+                &path,
+                " (",
+                &items.len().to_string(),
+                " items); later data changes do not add or remove children",
+            ]
+            .concat(),
+        );
+        let mut out = Vec::new();
+        for (i, key) in items.iter().enumerate() {
+            let mut item = path.clone();
+            surfaces_core::pointer::push(&mut item, key);
+            let copy = Scope {
+                item: Some(item),
+                index: Some(i),
+                suffix: [scope.suffix.as_str(), "-", &i.to_string()].concat(),
+                copy: [scope.copy.as_str(), "/", at_children, "/", &i.to_string()].concat(),
+            };
+            out.extend(self.component(raw, &copy, &at(at_children, "componentId"), depth + 1));
+        }
+        out
+    }
+
+    /// The text a Button or Modal trigger shows: its Text child's `text`
+    /// (the child consumed), or the trigger's own.
+    fn label(&mut self, raw: &str, scope: &Scope, at_ref: &str) -> Option<Value> {
+        let found = self.state.components.get(raw)?;
+        let map = found.value.as_object()?;
+        let name = map.get("component").and_then(Value::as_str);
+        let (text, at_text) = match name {
+            Some("Text") => (map.get("text")?, at(&found.at, "text")),
+            Some("Button") => {
+                let child = map.get("child").and_then(Value::as_str)?;
+                self.used.insert((raw.to_string(), scope.copy.clone()));
+                return self.label(child, scope, &at(&found.at, "child"));
+            }
+            _ => {
+                self.note(
+                    "no_label",
+                    at_ref.to_string(),
+                    ["component ", raw, " shows no Text; its label is left out"].concat(),
+                );
+                return None;
+            }
+        };
+        self.used.insert((raw.to_string(), scope.copy.clone()));
+        values::import(text, &at_text, scope, self.notes)
+    }
+
+    /// One component as (name, props, children).
+    #[allow(clippy::type_complexity)]
+    fn convert(
+        &mut self,
+        found: &Defined,
+        id: &str,
+        scope: &Scope,
+        depth: usize,
+    ) -> Option<(String, Map<String, Value>, Option<Vec<String>>)> {
+        let map = found.value.as_object()?;
+        let name = map
+            .get("component")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let mut props = Props {
+            map,
+            at: &found.at,
+            taken: Vec::new(),
+        };
+        let catalog = map.get("catalogId").and_then(Value::as_str);
+        let catalog = catalog
+            .or(self.state.catalog.as_deref())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        if !is_basic(catalog) || !BASIC.contains(&name) {
+            // Another catalog's component: its name and props kept.
+            let children = self.children(&mut props, scope, depth);
+            for (key, value) in map {
+                if !["id", "component", "catalogId", "children", "child"].contains(&key.as_str()) {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+            let has_children = map.contains_key("children") || map.contains_key("child");
+            return Some((name.to_string(), out, has_children.then_some(children)));
+        }
+        let converted = match name {
+            "Text" => Some(self.text(&mut props, &mut out, scope)),
+            "Column" | "List" | "Row" => {
+                let align = props.str("align");
+                if let Some(align @ ("start" | "center" | "end" | "stretch")) = align {
+                    out.insert("align".into(), json!(align));
+                }
+                let justify = props.str("justify");
+                let row = name == "Row"
+                    || (name == "List" && props.str("direction") == Some("horizontal"));
+                match (row, justify) {
+                    (_, None | Some("start")) => {}
+                    (true, Some(j @ ("center" | "end"))) => {
+                        out.insert("justify".into(), json!(j));
+                    }
+                    (true, Some("spaceBetween")) => {
+                        out.insert("justify".into(), json!("between"));
+                    }
+                    (_, Some(j)) => self.note(
+                        "prop_dropped",
+                        props.pointer("justify"),
+                        ["justify ", j, " has no equivalent here; left out"].concat(),
+                    ),
+                }
+                let children = self.children(&mut props, scope, depth);
+                Some((if row { "Row" } else { "Stack" }, Some(children)))
+            }
+            "Card" => {
+                let body = [found.value["id"].as_str().unwrap_or_default(), "-body"].concat();
+                let unwrap = props.map.get("child").and_then(Value::as_str) == Some(body.as_str())
+                    && self.is_wrapper(&body);
+                let children = if unwrap {
+                    props.take("child");
+                    self.used.insert((body.clone(), scope.copy.clone()));
+                    let wrapper = &self.state.components[&body];
+                    let mut inner = Props {
+                        map: wrapper.value.as_object()?,
+                        at: &wrapper.at,
+                        taken: Vec::new(),
+                    };
+                    self.children(&mut inner, scope, depth)
+                } else {
+                    self.children(&mut props, scope, depth)
+                };
+                Some(("Card", Some(children)))
+            }
+            "Tabs" => {
+                let children = self.tabs(&mut props, id, scope, depth);
+                Some(("Tabs", Some(children)))
+            }
+            "Modal" => {
+                if let Some(trigger) = props.str("trigger") {
+                    match self.label(trigger, scope, &props.pointer("trigger")) {
+                        Some(Value::String(summary)) => {
+                            out.insert("summary".into(), json!(summary));
+                        }
+                        Some(_) => self.note(
+                            "prop_dropped",
+                            props.pointer("trigger"),
+                            "a Disclosure's summary is plain text; the trigger's bound text is left out".into(),
+                        ),
+                        None => {}
+                    }
+                }
+                let mut children = Vec::new();
+                if let Some(content) = props.str("content") {
+                    let at_content = props.pointer("content");
+                    children.extend(self.component(content, scope, &at_content, depth + 1));
+                }
+                Some(("Disclosure", Some(children)))
+            }
+            "Divider" => {
+                if props.str("axis") == Some("vertical") {
+                    self.note(
+                        "prop_dropped",
+                        props.pointer("axis"),
+                        "a vertical Divider is horizontal here".into(),
+                    );
+                }
+                Some(("Divider", None))
+            }
+            "Button" => Some(self.button(&mut props, &mut out, scope)),
+            "TextField" => {
+                if let Some(label) = self.literal(&mut props, "label") {
+                    out.insert("label".into(), json!(label));
+                }
+                if let Some(value) = self.value(&mut props, "value", scope) {
+                    out.insert("value".into(), value);
+                }
+                let variant = props.str("variant");
+                let long = variant == Some("longText");
+                if variant == Some("number") {
+                    out.insert("type".into(), json!("number"));
+                } else if variant == Some("obscured") {
+                    self.note(
+                        "prop_dropped",
+                        props.pointer("variant"),
+                        "an obscured field is a plain text field here".into(),
+                    );
+                }
+                if !long {
+                    if let Some(placeholder) = self.literal(&mut props, "placeholder") {
+                        out.insert("placeholder".into(), json!(placeholder));
+                    }
+                }
+                self.checks(&mut props, &mut out, scope);
+                Some((if long { "TextArea" } else { "TextField" }, None))
+            }
+            "CheckBox" => {
+                if let Some(label) = self.literal(&mut props, "label") {
+                    out.insert("label".into(), json!(label));
+                }
+                if let Some(value) = self.value(&mut props, "value", scope) {
+                    out.insert("checked".into(), value);
+                }
+                self.checks(&mut props, &mut out, scope);
+                Some(("Checkbox", None))
+            }
+            "ChoicePicker" => Some(self.choice(&mut props, &mut out, scope)),
+            "Slider" => {
+                if let Some(label) = self.literal(&mut props, "label") {
+                    out.insert("label".into(), json!(label));
+                }
+                let min = props.take("min").and_then(Value::as_f64).unwrap_or(0.0);
+                out.insert("min".into(), json!(min));
+                let max = props.take("max").and_then(Value::as_f64);
+                if let Some(max) = max {
+                    out.insert("max".into(), json!(max));
+                }
+                if let (Some(steps), Some(max)) = (props.take("steps").and_then(Value::as_f64), max)
+                {
+                    if steps >= 1.0 && max > min {
+                        out.insert("step".into(), json!((max - min) / steps));
+                    }
+                }
+                if let Some(value) = self.value(&mut props, "value", scope) {
+                    out.insert("value".into(), value);
+                }
+                Some(("Slider", None))
+            }
+            // Image, Icon, Video, AudioPlayer, DateTimeInput: URLs and names
+            // our catalog cannot check, and a date input it does not have.
+            _ => None,
+        };
+        let Some((ours, children)) = converted else {
+            self.note(
+                "no_equivalent",
+                found.at.clone(),
+                ["component ", name, " has no equivalent here; left out"].concat(),
+            );
+            return None;
+        };
+        props.leftover(self.notes);
+        Some((ours.to_string(), out, children))
+    }
+
+    /// A Column that only holds children (what `to_a2ui` wraps a Card's
+    /// children in).
+    fn is_wrapper(&self, raw: &str) -> bool {
+        let Some(found) = self.state.components.get(raw) else {
+            return false;
+        };
+        let map = found.value.as_object();
+        map.is_some_and(|m| {
+            m.get("component").and_then(Value::as_str) == Some("Column")
+                && m.keys()
+                    .all(|k| ["id", "component", "children"].contains(&k.as_str()))
+        })
+    }
+
+    /// Text: a heading (a v0.9 variant h1 to h5, or text starting with
+    /// markdown's `#` to `######`), a caption (small), or plain.
+    fn text(
+        &mut self,
+        props: &mut Props,
+        out: &mut Map<String, Value>,
+        scope: &Scope,
+    ) -> (&'static str, Option<Vec<String>>) {
+        let variant = props.str("variant");
+        let mut level = variant
+            .and_then(|v| v.strip_prefix('h'))
+            .and_then(|n| n.parse::<u8>().ok())
+            .filter(|n| (1..=5).contains(n));
+        let raw = props.take("text");
+        let mut text = raw.cloned();
+        // `## Title` (v1.0 has no heading variants), also as formatString's
+        // literal start.
+        let literal = match &mut text {
+            Some(Value::String(s)) => Some(s),
+            Some(Value::Object(call)) if call.get("call") == Some(&json!("formatString")) => call
+                .get_mut("args")
+                .and_then(|a| a.get_mut("value"))
+                .and_then(|v| match v {
+                    Value::String(s) => Some(s),
+                    _ => None,
+                }),
+            _ => None,
+        };
+        if let Some(s) = literal {
+            let hashes = s.bytes().take_while(|b| *b == b'#').count();
+            if (1..=6).contains(&hashes)
+                && s.as_bytes().get(hashes) == Some(&b' ')
+                && level.is_none()
+            {
+                level = Some(hashes as u8);
+                *s = s
+                    .get(hashes + 1..)
+                    .unwrap_or_default()
+                    .trim_start()
+                    .to_string();
+            }
+        }
+        if let Some(text) =
+            text.and_then(|t| values::import(&t, &props.pointer("text"), scope, self.notes))
+        {
+            out.insert("text".into(), text);
+        }
+        match (level, variant) {
+            (Some(level), _) => {
+                out.insert("level".into(), json!(level));
+                // Heading's props: level first, as the catalog writes them.
+                let text = out.shift_remove("text");
+                out.extend(text.map(|t| ("text".to_string(), t)));
+                ("Heading", None)
+            }
+            (None, Some("caption")) => {
+                out.insert("tone".into(), json!("small"));
+                ("Text", None)
+            }
+            (None, Some(v)) if v != "body" => {
+                self.note(
+                    "prop_dropped",
+                    props.pointer("variant"),
+                    ["variant ", v, " has no equivalent here"].concat(),
+                );
+                ("Text", None)
+            }
+            _ => ("Text", None),
+        }
+    }
+
+    /// Button: its Text child as the label, an event naming one of our
+    /// actions as that action, `openUrl` as `href`.
+    fn button(
+        &mut self,
+        props: &mut Props,
+        out: &mut Map<String, Value>,
+        scope: &Scope,
+    ) -> (&'static str, Option<Vec<String>>) {
+        if let Some(child) = props.str("child") {
+            if let Some(label) = self.label(child, scope, &props.pointer("child")) {
+                out.insert("label".into(), label);
+            }
+        }
+        match props.str("variant") {
+            Some("primary") => {
+                out.insert("variant".into(), json!("primary"));
+            }
+            Some("borderless") => {
+                out.insert("variant".into(), json!("ghost"));
+            }
+            _ => {
+                out.insert("variant".into(), json!("secondary"));
+            }
+        }
+        let at_action = props.pointer("action");
+        let Some(action) = props.take("action") else {
+            return ("Button", None);
+        };
+        if let Some(event) = action.get("event") {
+            let name = event
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if ACTIONS.contains(&name) {
+                let mut ours = Map::new();
+                ours.insert("action".into(), json!(name));
+                let context = event.get("context").and_then(Value::as_object);
+                for (key, value) in context.into_iter().flatten() {
+                    let at_value = at(&at(&at(&at_action, "event"), "context"), key);
+                    if let Some(value) = values::import(value, &at_value, scope, self.notes) {
+                        ours.insert(key.clone(), value);
+                    }
+                }
+                out.insert("onClick".into(), Value::Object(ours));
+            } else {
+                self.note(
+                    "event_dropped",
+                    at(&at_action, "event"),
+                    [
+                        "event ",
+                        name,
+                        " goes to the agent; surfaces have no server events, so it is left out",
+                    ]
+                    .concat(),
+                );
+            }
+        } else if let Some(call) = action.get("functionCall") {
+            let name = call.get("call").and_then(Value::as_str).unwrap_or_default();
+            let url = call
+                .get("args")
+                .and_then(|a| a.get("url"))
+                .and_then(Value::as_str);
+            match (name, url) {
+                ("openUrl", Some(url)) if is_safe_href(url) => {
+                    out.insert("href".into(), json!(url));
+                }
+                ("openUrl", _) => self.note(
+                    "unsafe_href",
+                    at(&at(&at(&at_action, "functionCall"), "args"), "url"),
+                    "openUrl becomes href only for a safe href (a /path, #fragment, http: or https: URL); left out".into(),
+                ),
+                _ => self.note(
+                    "unsupported_function",
+                    at(&at(&at_action, "functionCall"), "call"),
+                    ["function ", name, " is not an action here; left out"].concat(),
+                ),
+            }
+        }
+        ("Button", None)
+    }
+
+    fn checks(&mut self, props: &mut Props, out: &mut Map<String, Value>, scope: &Scope) {
+        if let Some(checks) = props.take("checks") {
+            let found = values::import_checks(checks, &props.pointer("checks"), scope, self.notes);
+            out.extend(found.map(|c| ("checks".to_string(), c)));
+        }
+    }
+
+    /// ChoicePicker: Toggle for 2 to 8 exclusive options, else Select; the
+    /// options' values kept (the data holds them).
+    fn choice(
+        &mut self,
+        props: &mut Props,
+        out: &mut Map<String, Value>,
+        scope: &Scope,
+    ) -> (&'static str, Option<Vec<String>>) {
+        let label = self.literal(props, "label");
+        let options: Vec<Value> = props
+            .take("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o.get("value").and_then(Value::as_str))
+            .map(|v| json!(v))
+            .collect();
+        let multiple = props.str("variant") == Some("multipleSelection");
+        if multiple {
+            self.note(
+                "prop_dropped",
+                props.pointer("variant"),
+                "several selections are one here: the first selected value is kept".into(),
+            );
+        }
+        let toggle = !multiple && (2..=8).contains(&options.len());
+        out.extend(label.map(|l| ("label".to_string(), json!(l))));
+        out.insert("options".into(), Value::Array(options));
+        match props.take("value") {
+            Some(Value::Array(selected)) => {
+                out.extend(selected.first().map(|v| ("value".to_string(), v.clone())));
+            }
+            Some(value) => {
+                let found = values::import(value, &props.pointer("value"), scope, self.notes);
+                out.extend(found.map(|v| ("value".to_string(), v)));
+            }
+            None => {}
+        }
+        (if toggle { "Toggle" } else { "Select" }, None)
+    }
+
+    /// Tabs: a TabPanel per tab, labelled with its title; a tab whose child
+    /// is a Column holding only children is that panel (what `to_a2ui`
+    /// writes), else the panel holds the child.
+    fn tabs(&mut self, props: &mut Props, id: &str, scope: &Scope, depth: usize) -> Vec<String> {
+        let at_tabs = props.pointer("tabs");
+        let tabs = props.take("tabs").and_then(Value::as_array);
+        let mut panels = Vec::new();
+        for (i, tab) in tabs.into_iter().flatten().enumerate() {
+            let at_tab = at_index(&at_tabs, i);
+            // A panel goes before its children.
+            let slot = self.out.len();
+            self.out.push(None);
+            let mut panel_props = Map::new();
+            match tab.get("title") {
+                Some(Value::String(title)) => {
+                    panel_props.insert("label".into(), json!(title));
+                }
+                _ => self.note(
+                    "prop_dropped",
+                    at(&at_tab, "title"),
+                    "a tab's label is plain text here; left out".into(),
+                ),
+            }
+            let child = tab.get("child").and_then(Value::as_str);
+            let at_child = at(&at_tab, "child");
+            let (panel_id, children) = match child {
+                Some(raw)
+                    if self.is_wrapper(raw)
+                        && !self.used.contains(&(raw.to_string(), scope.copy.clone())) =>
+                {
+                    self.used.insert((raw.to_string(), scope.copy.clone()));
+                    let wrapper = &self.state.components[raw];
+                    let panel_id = self.ids.get(raw, &scope.copy, &scope.suffix);
+                    let Some(map) = wrapper.value.as_object() else {
+                        continue;
+                    };
+                    let mut inner = Props {
+                        map,
+                        at: &wrapper.at,
+                        taken: Vec::new(),
+                    };
+                    (panel_id, self.children(&mut inner, scope, depth + 1))
+                }
+                _ => {
+                    let tab = ["-tab-", &i.to_string()].concat();
+                    let copy = [scope.copy.as_str(), &tab].concat();
+                    let panel_id = self
+                        .ids
+                        .get(id, &copy, &[scope.suffix.as_str(), &tab].concat());
+                    let children =
+                        child.and_then(|raw| self.component(raw, scope, &at_child, depth + 2));
+                    (panel_id, children.into_iter().collect())
+                }
+            };
+            let mut panel = Map::new();
+            panel.insert("id".into(), json!(panel_id));
+            panel.insert("component".into(), json!("TabPanel"));
+            panel.insert("props".into(), Value::Object(panel_props));
+            panel.insert("children".into(), json!(children));
+            self.out[slot] = Some(Value::Object(panel));
+            panels.push(panel_id);
+        }
+        panels
+    }
+}
+
+/// The A2UI basic catalog's id for `version`.
+pub fn basic_catalog(version: Version) -> &'static str {
+    match version {
+        Version::V09 => "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
+        Version::V10 => "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+    }
+}

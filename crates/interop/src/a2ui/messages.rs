@@ -1,0 +1,486 @@
+//! A2UI messages read from their input and applied in order to the
+//! surfaces they build (the A2UI side of the conversion; mapping to our
+//! components is `import`).
+//!
+//! A message is applied whole or not at all: one that is not A2UI, has an
+//! unknown version, names a surface not created (or creates one twice),
+//! holds a malformed component, would close a component cycle or writes
+//! data at a prototype path is refused with a note, and the messages after
+//! it are still read.
+
+use super::Version;
+use crate::note::{at, at_index, unsafe_key, Note};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use streaming_parser::a2ui::{parse_full, OPEN_TAG};
+use streaming_parser::JsonlStream;
+use surfaces_core::pointer::{self, PointerError};
+
+/// A component as A2UI last defined it, and the pointer of that definition.
+#[derive(Debug, Clone)]
+pub struct Defined {
+    pub value: Value,
+    pub at: String,
+}
+
+/// One surface as its messages built it.
+#[derive(Debug, Clone)]
+pub struct SurfaceState {
+    pub id: String,
+    /// The surface's default catalog.
+    pub catalog: Option<String>,
+    /// Where it was created.
+    pub at: String,
+    /// Components by id; `order` keeps their first definition order.
+    pub components: BTreeMap<String, Defined>,
+    pub order: Vec<String>,
+    pub data: Value,
+}
+
+impl SurfaceState {
+    fn define(&mut self, id: &str, value: Value, at: String) {
+        if !self.components.contains_key(id) {
+            self.order.push(id.to_string());
+        }
+        self.components
+            .insert(id.to_string(), Defined { value, at });
+    }
+}
+
+/// The surfaces built so far, in creation order.
+#[derive(Debug, Clone, Default)]
+pub struct Model {
+    pub surfaces: Vec<SurfaceState>,
+}
+
+/// The envelopes that change no surface document (function calls between
+/// agent and renderer), left out with a note.
+const CALL_ENVELOPES: [&str; 4] = [
+    "callFunction",
+    "callRendererFunction",
+    "actionResponse",
+    "agentFunctionResponse",
+];
+const SURFACE_ENVELOPES: [&str; 4] = [
+    "createSurface",
+    "updateComponents",
+    "updateDataModel",
+    "deleteSurface",
+];
+
+/// The messages of `text`: `<a2ui-json>` blocks, a JSON value (a list of
+/// messages, one message, or `{"messages": [...]}`), or JSON Lines; each with
+/// its pointer (`/i`, the messages counted from 0 across blocks and lines).
+pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
+    if text.contains(OPEN_TAG) {
+        return match parse_full(text) {
+            Ok(parts) => {
+                let messages = parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default());
+                messages
+                    .enumerate()
+                    .map(|(i, m)| (at_index("", i), m))
+                    .collect()
+            }
+            Err(message) => {
+                notes.push(Note::new("not_a2ui", "", message));
+                Vec::new()
+            }
+        };
+    }
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return read_value(&value);
+    }
+    let mut lines = JsonlStream::new();
+    let mut items = lines.push(text);
+    items.extend(lines.finish());
+    let mut messages = Vec::new();
+    for item in items {
+        match item["kind"].as_str() {
+            Some("value") => {
+                let pointer = at_index("", messages.len());
+                messages.push((pointer, item["value"].clone()));
+            }
+            Some("error") => notes.push(Note::new(
+                "not_a2ui",
+                at_index("", messages.len()),
+                [
+                    "line ",
+                    &item["line"].to_string(),
+                    " is not JSON: ",
+                    item["message"].as_str().unwrap_or_default(),
+                ]
+                .concat(),
+            )),
+            _ => {}
+        }
+    }
+    if messages.is_empty() && notes.is_empty() {
+        notes.push(Note::new(
+            "not_a2ui",
+            "",
+            "no A2UI message found: give a list of messages, JSON Lines, or <a2ui-json> blocks",
+        ));
+    }
+    messages
+}
+
+/// The messages of a JSON value: a list, `{"messages": [...]}` (A2UI's list
+/// wrapper and its examples' files), or one message.
+pub fn read_value(value: &Value) -> Vec<(String, Value)> {
+    let (base, list) = match value {
+        Value::Array(items) => ("", items.as_slice()),
+        Value::Object(map) => match map.get("messages") {
+            Some(Value::Array(items)) => ("/messages", items.as_slice()),
+            _ => return vec![(String::new(), value.clone())],
+        },
+        _ => return vec![(String::new(), value.clone())],
+    };
+    let items = list.iter().enumerate();
+    items.map(|(i, m)| (at_index(base, i), m.clone())).collect()
+}
+
+/// Applies one message to `model`, or refuses it with a note (the model as
+/// it was).
+pub fn apply(model: &mut Model, message: &Value, at_msg: &str, notes: &mut Vec<Note>) {
+    if let Err(note) = try_apply(model, message, at_msg) {
+        notes.push(note);
+    }
+}
+
+fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Note> {
+    let Some(map) = message.as_object() else {
+        return Err(Note::new(
+            "not_a2ui",
+            at_msg,
+            "an A2UI message is a JSON object such as {\"version\": \"v1.0\", \"createSurface\": {...}}",
+        ));
+    };
+    let envelopes: Vec<&String> = map
+        .keys()
+        .filter(|k| SURFACE_ENVELOPES.contains(&k.as_str()) || CALL_ENVELOPES.contains(&k.as_str()))
+        .collect();
+    let [envelope] = envelopes.as_slice() else {
+        return Err(Note::new(
+            "not_a2ui",
+            at_msg,
+            "an A2UI message holds exactly one of createSurface, updateComponents, updateDataModel, deleteSurface (or a function call)",
+        ));
+    };
+    let version = match map.get("version") {
+        Some(Value::String(v)) => Version::parse(v),
+        _ => None,
+    };
+    let Some(version) = version else {
+        return Err(Note::new(
+            "unknown_version",
+            at(at_msg, "version"),
+            "the message's version is not one read here: \"v0.9\" or \"v1.0\"",
+        ));
+    };
+    let at_body = at(at_msg, envelope);
+    if CALL_ENVELOPES.contains(&envelope.as_str()) {
+        return Err(Note::new(
+            "no_equivalent",
+            at_body,
+            "a function call between agent and renderer changes no surface document; left out",
+        ));
+    }
+    let body = map.get(envelope.as_str()).and_then(Value::as_object);
+    let Some(body) = body else {
+        return Err(invalid(&at_body, "the envelope's value is an object"));
+    };
+    let Some(surface_id) = body.get("surfaceId").and_then(Value::as_str) else {
+        return Err(invalid(&at(&at_body, "surfaceId"), "surfaceId is a string"));
+    };
+    let found = model.surfaces.iter().position(|s| s.id == surface_id);
+    match (envelope.as_str(), found) {
+        ("createSurface", Some(_)) => Err(Note::new(
+            "duplicate_surface",
+            at(&at_body, "surfaceId"),
+            [
+                "surface ",
+                surface_id,
+                " exists already: delete it before creating it again",
+            ]
+            .concat(),
+        )),
+        ("createSurface", None) => {
+            let mut surface = SurfaceState {
+                id: surface_id.to_string(),
+                catalog: body
+                    .get("catalogId")
+                    .and_then(Value::as_str)
+                    .map(String::from),
+                at: at_body.clone(),
+                components: BTreeMap::new(),
+                order: Vec::new(),
+                data: Value::Object(Map::new()),
+            };
+            // v1.0: the first components and data may come with the surface.
+            if let Some(components) = body.get("components") {
+                let at_list = at(&at_body, "components");
+                update_components(&mut surface, components, &at_list)?;
+            }
+            if let Some(data) = body.get("dataModel") {
+                set_data(&mut surface, "", Some(data), &at(&at_body, "dataModel"))?;
+            }
+            model.surfaces.push(surface);
+            Ok(())
+        }
+        (_, None) => Err(Note::new(
+            "unknown_surface",
+            at(&at_body, "surfaceId"),
+            [
+                "no surface ",
+                surface_id,
+                " was created before this message (send createSurface first)",
+            ]
+            .concat(),
+        )),
+        ("deleteSurface", Some(i)) => {
+            model.surfaces.remove(i);
+            Ok(())
+        }
+        ("updateComponents", Some(i)) => {
+            let mut surface = model.surfaces[i].clone();
+            let at_list = at(&at_body, "components");
+            let components = body.get("components").unwrap_or(&Value::Null);
+            update_components(&mut surface, components, &at_list)?;
+            model.surfaces[i] = surface;
+            Ok(())
+        }
+        (_, Some(i)) => {
+            let path = match body.get("path") {
+                None => "",
+                Some(Value::String(p)) if p == "/" => "",
+                Some(Value::String(p)) => p.as_str(),
+                Some(_) => return Err(invalid(&at(&at_body, "path"), "path is a JSON Pointer")),
+            };
+            if version == Version::V10 && !body.contains_key("value") {
+                return Err(invalid(
+                    &at_body,
+                    "a v1.0 data update has a value (null deletes)",
+                ));
+            }
+            let value = body.get("value").filter(|v| !v.is_null());
+            let mut surface = model.surfaces[i].clone();
+            set_data(&mut surface, path, value, &at_body)?;
+            model.surfaces[i] = surface;
+            Ok(())
+        }
+    }
+}
+
+fn invalid(at: &str, rule: &str) -> Note {
+    Note::new(
+        "invalid_message",
+        at,
+        ["not an A2UI message: ", rule].concat(),
+    )
+}
+
+/// The components of one message defined on `surface`, or refused whole: a
+/// component that is not an object with a string `id` and `component`, or
+/// a cycle the message would close.
+fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) -> Result<(), Note> {
+    let Some(items) = list.as_array() else {
+        return Err(invalid(at_list, "components is a list"));
+    };
+    let mut mine = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at_item = at_index(at_list, i);
+        let id = item.get("id").and_then(Value::as_str);
+        let name = item.get("component").and_then(Value::as_str);
+        let (Some(id), Some(_)) = (id, name) else {
+            return Err(invalid(
+                &at_item,
+                "a component is an object with a string id and component",
+            ));
+        };
+        surface.define(id, item.clone(), at_item.clone());
+        mine.push((id.to_string(), at_item));
+    }
+    if let Some(closing) = cycle(surface, &mine) {
+        return Err(Note::new(
+            "cycle",
+            closing.1.clone(),
+            [
+                "component ",
+                &closing.0,
+                " reaches itself through its children; the message is refused",
+            ]
+            .concat(),
+        ));
+    }
+    Ok(())
+}
+
+/// The ids a component names: `children` (a list, or a template's
+/// `componentId`), `child`, Tabs' `tabs[].child`, Modal's `trigger` and
+/// `content`.
+pub fn references(component: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    match component.get("children") {
+        Some(Value::Array(ids)) => out.extend(ids.iter().filter_map(Value::as_str)),
+        Some(template) => out.extend(template.get("componentId").and_then(Value::as_str)),
+        None => {}
+    }
+    for key in ["child", "trigger", "content"] {
+        out.extend(component.get(key).and_then(Value::as_str));
+    }
+    let tabs = component.get("tabs").and_then(Value::as_array);
+    out.extend(
+        tabs.into_iter()
+            .flatten()
+            .filter_map(|t| t.get("child")?.as_str()),
+    );
+    out
+}
+
+/// The first of `mine` (in message order) that lies on a cycle, if any:
+/// the surface had none before the message, so every cycle passes through
+/// one of its components.
+fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a (String, String)> {
+    // Iterative depth-first search colouring each id once.
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    let mut on_cycle: BTreeSet<&str> = BTreeSet::new();
+    for (start, _) in mine {
+        if done.contains(start.as_str()) {
+            continue;
+        }
+        let mut path: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut open: BTreeSet<&str> = BTreeSet::new();
+        let refs = |id: &str| {
+            let found = surface.components.get(id);
+            found.map(|c| references(&c.value)).unwrap_or_default()
+        };
+        path.push((start.as_str(), refs(start)));
+        open.insert(start.as_str());
+        while let Some((id, pending)) = path.last_mut() {
+            let id = *id;
+            match pending.pop() {
+                Some(next) if open.contains(next) => {
+                    let from = path.iter().position(|(p, _)| *p == next).unwrap_or(0);
+                    on_cycle.extend(path[from..].iter().map(|(p, _)| *p));
+                }
+                Some(next) if done.contains(next) || !surface.components.contains_key(next) => {}
+                Some(next) => {
+                    let (key, _) = surface.components.get_key_value(next)?;
+                    open.insert(key.as_str());
+                    path.push((key.as_str(), refs(key)));
+                }
+                None => {
+                    open.remove(id);
+                    done.insert(id);
+                    path.pop();
+                }
+            }
+        }
+    }
+    mine.iter().find(|(id, _)| on_cycle.contains(id.as_str()))
+}
+
+/// Writes `value` at `path` in the surface's data (creating the objects on
+/// the way), or removes what is there when `value` is `None`; the whole
+/// data when `path` is empty (then an object). Refused: a path that is not
+/// a JSON Pointer or has a prototype segment, and a value holding a
+/// prototype key.
+fn set_data(
+    surface: &mut SurfaceState,
+    path: &str,
+    value: Option<&Value>,
+    at_body: &str,
+) -> Result<(), Note> {
+    let segments = pointer::parse(path).map_err(|e| {
+        let code = match e {
+            PointerError::Invalid => "invalid_pointer",
+            PointerError::Unsafe => "unsafe_path",
+        };
+        let at_path = if at_body.ends_with("/dataModel") {
+            at_body.to_string()
+        } else {
+            at(at_body, "path")
+        };
+        Note::new(code, at_path, e.message())
+    })?;
+    let at_value = if at_body.ends_with("/dataModel") {
+        at_body.to_string()
+    } else {
+        at(at_body, "value")
+    };
+    if let Some(key) = value.and_then(|v| unsafe_key(v, &at_value)) {
+        return Err(Note::new(
+            "unsafe_path",
+            key,
+            "a data key may not be __proto__, constructor or prototype",
+        ));
+    }
+    let Some((last, parents)) = segments.split_last() else {
+        return match value {
+            Some(Value::Object(map)) => {
+                surface.data = Value::Object(map.clone());
+                Ok(())
+            }
+            None => {
+                surface.data = Value::Object(Map::new());
+                Ok(())
+            }
+            Some(_) => Err(invalid(&at_value, "the whole data model is an object")),
+        };
+    };
+    let mut node = &mut surface.data;
+    for segment in parents {
+        if !node.is_object() && !node.is_array() {
+            *node = Value::Object(Map::new());
+        }
+        node = match node {
+            Value::Array(items) => match pointer::array_index(segment) {
+                Some(i) if i < items.len() => &mut items[i],
+                _ => {
+                    return Err(invalid(
+                        &at(at_body, "path"),
+                        "a list is indexed by a position it has",
+                    ))
+                }
+            },
+            Value::Object(map) => map.entry(segment.clone()).or_insert(Value::Null),
+            _ => {
+                return Err(invalid(
+                    &at(at_body, "path"),
+                    "a path goes through objects and lists",
+                ))
+            }
+        };
+    }
+    if !node.is_object() && !node.is_array() {
+        *node = Value::Object(Map::new());
+    }
+    match (node, value) {
+        (Value::Object(map), Some(v)) => {
+            map.insert(last.clone(), v.clone());
+        }
+        (Value::Object(map), None) => {
+            map.shift_remove(last);
+        }
+        (Value::Array(items), v) => match (pointer::array_index(last), v) {
+            (Some(i), Some(v)) if i < items.len() => items[i] = v.clone(),
+            (Some(i), Some(v)) if i == items.len() => items.push(v.clone()),
+            (Some(i), None) if i < items.len() => {
+                items.remove(i);
+            }
+            _ => {
+                return Err(invalid(
+                    &at(at_body, "path"),
+                    "a list is indexed by a position it has",
+                ))
+            }
+        },
+        _ => {
+            return Err(invalid(
+                &at(at_body, "path"),
+                "a path goes through objects and lists",
+            ))
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! A2UI v0.9 and v1.0 messages to surfaces and back (SPEC.md section 14).
+//!
+//! - `messages`: the input read as messages and applied in order to the
+//!   surfaces they build (each message whole or refused with a note);
+//! - `values`: bindings, function calls and checks, both ways;
+//! - `import`: a built surface mapped to ours.
+
+mod import;
+mod messages;
+mod values;
+
+use crate::note::Note;
+use serde_json::Value;
+
+pub use import::basic_catalog;
+
+/// An A2UI protocol version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Version {
+    /// `v0.9` (and `v0.9.1`).
+    V09,
+    /// `v1.0`.
+    V10,
+}
+
+impl Version {
+    /// The version a message's `version` names, if read here.
+    pub fn parse(version: &str) -> Option<Version> {
+        match version {
+            "v0.9" | "v0.9.1" => Some(Version::V09),
+            "v1.0" => Some(Version::V10),
+            _ => None,
+        }
+    }
+
+    /// As messages write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V09 => "v0.9",
+            Version::V10 => "v1.0",
+        }
+    }
+}
+
+/// What [`from_a2ui`] gives: the surfaces the messages left, in creation
+/// order, and the notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FromA2ui {
+    pub surfaces: Vec<Value>,
+    pub notes: Vec<Note>,
+}
+
+/// A2UI messages, given as text: a JSON list (or `{"messages": [...]}`, or
+/// one message), JSON Lines, or an answer with `<a2ui-json>` blocks.
+pub fn from_a2ui(text: &str) -> FromA2ui {
+    let mut notes = Vec::new();
+    let messages = messages::read_text(text, &mut notes);
+    convert(messages, notes)
+}
+
+/// A2UI messages given as a value: a list, `{"messages": [...]}`, or one
+/// message.
+pub fn from_a2ui_value(value: &Value) -> FromA2ui {
+    convert(messages::read_value(value), Vec::new())
+}
+
+fn convert(list: Vec<(String, Value)>, mut notes: Vec<Note>) -> FromA2ui {
+    let mut model = messages::Model::default();
+    for (at, message) in &list {
+        messages::apply(&mut model, message, at, &mut notes);
+    }
+    let surfaces = model
+        .surfaces
+        .iter()
+        .map(|s| import::surface(s, &mut notes))
+        .collect();
+    FromA2ui { surfaces, notes }
+}

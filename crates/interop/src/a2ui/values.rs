@@ -1,0 +1,283 @@
+//! Dynamic values both ways: A2UI's literals, `{"path"}` bindings (relative
+//! inside a template), `{"call", "args"}` function calls and checks, and
+//! ours (SPEC.md section 3).
+
+use crate::note::{at, at_index, Note};
+use serde_json::{json, Map, Value};
+use surfaces_core::pointer;
+
+/// Where a value is read: inside a template copy, the absolute path of its
+/// item (relative paths are read from there) and its index (`@index`).
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    pub item: Option<String>,
+    pub index: Option<usize>,
+    /// What the template copies' ids end with (`-0`, `-0-2`, ...).
+    pub suffix: String,
+    /// Which copy this is: the templates on the way and the item indices
+    /// (two templates may copy the same component).
+    pub copy: String,
+}
+
+/// An A2UI path made absolute in `scope`: `/x` stays, `x` is read from the
+/// template item (or the root outside a template).
+pub fn absolute(path: &str, scope: &Scope) -> String {
+    if path.starts_with('/') || path.is_empty() {
+        return path.to_string();
+    }
+    let path = path.strip_prefix("./").unwrap_or(path);
+    [scope.item.as_deref().unwrap_or_default(), "/", path].concat()
+}
+
+/// A binding to `path` (made absolute), or a note when it is no JSON
+/// Pointer or has a prototype segment.
+fn binding(path: &str, at_path: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+    let path = absolute(path, scope);
+    match pointer::check(&path) {
+        Ok(()) => Some(json!({ "path": path })),
+        Err(e) => {
+            notes.push(Note::new(e.code(), at_path, e.message()));
+            None
+        }
+    }
+}
+
+/// An A2UI dynamic value as ours; `None` (with a note) when it has no
+/// equivalent.
+pub fn import(
+    value: &Value,
+    at_value: &str,
+    scope: &Scope,
+    notes: &mut Vec<Note>,
+) -> Option<Value> {
+    match value {
+        Value::Array(items) => {
+            let items = items.iter().enumerate();
+            let items = items.filter_map(|(i, v)| import(v, &at_index(at_value, i), scope, notes));
+            Some(Value::Array(items.collect()))
+        }
+        Value::Object(map) => {
+            if let Some(Value::String(path)) = map.get("path") {
+                return binding(path, &at(at_value, "path"), scope, notes);
+            }
+            if let Some(Value::String(name)) = map.get("call") {
+                let empty = Map::new();
+                let args = map.get("args").and_then(Value::as_object).unwrap_or(&empty);
+                return import_call(name, args, at_value, scope, notes);
+            }
+            Some(value.clone())
+        }
+        _ => Some(value.clone()),
+    }
+}
+
+/// A2UI's date patterns for our `formatDate` styles, both ways.
+const DATE_STYLES: [(&str, &str); 4] = [
+    ("short", "M/d/yy"),
+    ("medium", "MMM d, y"),
+    ("long", "MMMM d, y"),
+    ("full", "EEEE, MMMM d, y"),
+];
+
+fn dropped_arg(name: &str, key: &str, at_args: &str, notes: &mut Vec<Note>) {
+    notes.push(Note::new(
+        "arg_dropped",
+        at(at_args, key),
+        [
+            name,
+            "'s argument ",
+            key,
+            " has no equivalent here; left out",
+        ]
+        .concat(),
+    ));
+}
+
+fn unsupported(name: &str, at_call: &str, notes: &mut Vec<Note>) -> Option<Value> {
+    notes.push(Note::new(
+        "unsupported_function",
+        at(at_call, "call"),
+        [
+            "function ",
+            name,
+            " has no equivalent among formatDate, formatNumber, formatCurrency, pluralize, concat, length, required, minLength, maxLength, email, range; the value is left out",
+        ]
+        .concat(),
+    ));
+    None
+}
+
+fn import_call(
+    name: &str,
+    args: &Map<String, Value>,
+    at_call: &str,
+    scope: &Scope,
+    notes: &mut Vec<Note>,
+) -> Option<Value> {
+    let at_args = at(at_call, "args");
+    if name == "@index" {
+        let Some(index) = scope.index else {
+            notes.push(Note::new(
+                "no_equivalent",
+                at(at_call, "call"),
+                "@index is read only inside a template",
+            ));
+            return None;
+        };
+        let offset = args.get("offset").and_then(Value::as_f64).unwrap_or(0.0);
+        return Some(json!(index as f64 + offset));
+    }
+    if name == "formatString" {
+        return match args.get("value") {
+            Some(Value::String(text)) => interpolate(text, &at(&at_args, "value"), scope, notes),
+            _ => unsupported(name, at_call, notes),
+        };
+    }
+    // (ours, A2UI's argument names and our names for them).
+    let (ours, renames): (&str, &[(&str, &str)]) = match name {
+        "formatDate" => ("formatDate", &[("value", "value")]),
+        "formatNumber" => ("formatNumber", &[("value", "value")]),
+        "formatCurrency" => (
+            "formatCurrency",
+            &[("value", "value"), ("currency", "currency")],
+        ),
+        "pluralize" => (
+            "pluralize",
+            &[
+                ("value", "count"),
+                ("zero", "zero"),
+                ("one", "one"),
+                ("other", "other"),
+            ],
+        ),
+        "required" => ("required", &[("value", "value")]),
+        "email" => ("email", &[("value", "value")]),
+        "numeric" => (
+            "range",
+            &[("value", "value"), ("min", "min"), ("max", "max")],
+        ),
+        "length" if args.contains_key("min") => {
+            ("minLength", &[("value", "value"), ("min", "min")])
+        }
+        "length" if args.contains_key("max") => {
+            ("maxLength", &[("value", "value"), ("max", "max")])
+        }
+        "length" => ("length", &[("value", "value")]),
+        _ => return unsupported(name, at_call, notes),
+    };
+    let mut out = Map::new();
+    for (key, arg) in args {
+        let at_arg = at(&at_args, key);
+        if let Some((_, to)) = renames.iter().find(|(from, _)| from == key) {
+            // An argument left out leaves the call without its meaning.
+            out.insert((*to).into(), import(arg, &at_arg, scope, notes)?);
+            continue;
+        }
+        match (name, key.as_str(), arg) {
+            ("formatDate", "format", Value::String(pattern)) => {
+                match DATE_STYLES.iter().find(|(_, p)| p == pattern) {
+                    Some((style, _)) => {
+                        out.insert("style".into(), json!(style));
+                    }
+                    None => dropped_arg(name, key, &at_args, notes),
+                }
+            }
+            ("formatNumber", "decimals", Value::Number(n)) => {
+                out.insert("minimumFractionDigits".into(), Value::Number(n.clone()));
+                out.insert("maximumFractionDigits".into(), Value::Number(n.clone()));
+            }
+            _ => dropped_arg(name, key, &at_args, notes),
+        }
+    }
+    Some(json!({"call": ours, "args": out}))
+}
+
+/// `formatString`'s `${...}` interpolation as a literal, a binding (one
+/// path alone) or `concat` (paths and text); an expression other than a
+/// path has no equivalent.
+fn interpolate(text: &str, at_text: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+    let mut values: Vec<Value> = Vec::new();
+    let mut literal = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("\\${") {
+            literal.push_str("${");
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("${") {
+            let Some(end) = after.find('}') else {
+                literal.push_str(rest);
+                break;
+            };
+            let expression = after.get(..end).unwrap_or_default().trim();
+            let is_path = !expression.is_empty()
+                && !expression.contains(['(', ')', '$', '\'', '"', ' ', ',']);
+            if !is_path {
+                notes.push(Note::new(
+                    "unsupported_function",
+                    at_text,
+                    "formatString becomes concat only with plain ${/path} interpolation; this value is left out",
+                ));
+                return None;
+            }
+            if !literal.is_empty() {
+                values.push(Value::String(core::mem::take(&mut literal)));
+            }
+            values.push(binding(expression, at_text, scope, notes)?);
+            rest = after.get(end + 1..).unwrap_or_default();
+        } else {
+            let mut chars = rest.chars();
+            literal.extend(chars.next());
+            rest = chars.as_str();
+        }
+    }
+    if !literal.is_empty() {
+        values.push(Value::String(literal));
+    }
+    match values.as_slice() {
+        [] => Some(json!("")),
+        [one] => Some(one.clone()),
+        _ => Some(json!({"call": "concat", "args": {"values": values}})),
+    }
+}
+
+/// A2UI checks (`[{condition, message}]`) as ours (`[{call, args,
+/// message}]`); a condition other than one of our checks is left out.
+pub fn import_checks(
+    checks: &Value,
+    at_checks: &str,
+    scope: &Scope,
+    notes: &mut Vec<Note>,
+) -> Option<Value> {
+    let list = checks.as_array()?;
+    let mut out = Vec::new();
+    for (i, check) in list.iter().enumerate() {
+        let at_check = at_index(at_checks, i);
+        let condition = check.get("condition").unwrap_or(&Value::Null);
+        let at_condition = at(&at_check, "condition");
+        let call = import(condition, &at_condition, scope, notes);
+        let name = call
+            .as_ref()
+            .and_then(|c| c.get("call"))
+            .and_then(Value::as_str);
+        match (name, &call) {
+            (
+                Some("required" | "minLength" | "maxLength" | "email" | "range"),
+                Some(Value::Object(map)),
+            ) => {
+                let mut map = map.clone();
+                let message = check
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Check this value.");
+                map.insert("message".into(), json!(message));
+                out.push(Value::Object(map));
+            }
+            _ => notes.push(Note::new(
+                "check_dropped",
+                at_condition,
+                "a check is one of required, length, email or numeric here; this one is left out",
+            )),
+        }
+    }
+    (!out.is_empty()).then_some(Value::Array(out))
+}

@@ -1,0 +1,79 @@
+//! Interop: A2UI (v0.9 and v1.0) and json-render to and from surfaces
+//! (SPEC.md section 14).
+//!
+//! Every conversion is deterministic and never silent: what has no
+//! equivalent is left out and listed as a [`Note`] `{code, path, message}`,
+//! `path` a JSON Pointer into the input. The surfaces made are plain
+//! `serde_json::Value` documents, checked by the validator's own rules
+//! (`validator_wasm::validate_surface`); nothing here reads a surface a
+//! second way.
+//!
+//! ```
+//! use interop::from_a2ui;
+//! use serde_json::json;
+//!
+//! let answer = r#"[
+//!   {"version": "v0.9", "createSurface": {"surfaceId": "hello",
+//!     "catalogId": "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}},
+//!   {"version": "v0.9", "updateComponents": {"surfaceId": "hello", "components": [
+//!     {"id": "root", "component": "Column", "children": ["title", "icon"]},
+//!     {"id": "title", "component": "Text", "text": {"path": "/title"}, "variant": "h2"},
+//!     {"id": "icon", "component": "Icon", "name": "star"}]}},
+//!   {"version": "v0.9", "updateDataModel": {"surfaceId": "hello", "path": "/title", "value": "Hi"}}
+//! ]"#;
+//! let result = from_a2ui(answer);
+//! let surface = &result.surfaces[0];
+//! assert_eq!(surface["components"][1],
+//!     json!({"id": "title", "component": "Heading", "props": {"level": 2, "text": {"path": "/title"}}}));
+//! assert_eq!(surface["data"], json!({"title": "Hi"}));
+//! // The Icon has no equivalent: left out, and said so.
+//! assert_eq!(result.notes[0].code, "no_equivalent");
+//! assert_eq!(result.notes[0].path, "/1/updateComponents/components/2");
+//! ```
+//!
+//! # From A2UI
+//!
+//! The input is read as a list of messages: a JSON list (or A2UI's
+//! `{"messages": [...]}` wrapper, or one message), JSON Lines (the
+//! streaming parser's tolerant reader), or an answer with `<a2ui-json>`
+//! blocks (the streaming parser's `parse_full`). A message's pointer is its
+//! position in that list (`/3`, or `/messages/3`). Each message is read by
+//! its own `version` (`v0.9`, `v0.9.1`, `v1.0`) and applied in order, whole
+//! or not at all: a message that is not A2UI (`not_a2ui`), of another
+//! version (`unknown_version`), malformed (`invalid_message`), for a surface
+//! not created (`unknown_surface`) or created twice (`duplicate_surface`),
+//! closing a component cycle (`cycle`, at the first of its components on
+//! the cycle) or writing data at a prototype path or key (`unsafe_path`) is
+//! refused, and the next message is read. Later components replace earlier
+//! ones by id; a data update writes its value at its path (the whole data at
+//! `/`), creating objects on the way, and a missing (v0.9) or `null` (v1.0)
+//! value removes the key; `deleteSurface` removes the surface. Function-call
+//! envelopes change no surface and are noted (`no_equivalent`).
+//!
+//! Each surface left is then walked from `root`, each component converted
+//! once, a parent before its children: Text variants h1 to h5 (and text
+//! starting with markdown's `#` to `######`, v1.0's way) become Heading,
+//! caption a `small` Text; Column and List become Stack, Row stays Row
+//! (`spaceBetween` is `between`); Card stays Card; Tabs become Tabs with a
+//! TabPanel per tab; Modal becomes Disclosure (the trigger's text its
+//! summary); a Button takes its Text child as its label, an event naming
+//! one of our actions (`set`, `toggle`, ...) as that action, `openUrl` with
+//! a safe href as `href`; ChoicePicker becomes Toggle (2 to 8 exclusive
+//! options) or Select; Slider, Divider, TextField (TextArea for long text)
+//! and CheckBox have their equivalents. Template children are expanded
+//! once from the data, each copy's ids ending with its index and its
+//! relative paths made absolute (`@index` becomes the index). Functions are
+//! renamed to ours (`formatString` with plain `${/path}` becomes `concat`);
+//! others are left out. Components of another catalog keep their name and
+//! props (the validator flags them). Ids are made to match our id rule
+//! (`renamed_id`). What is left out is noted: `no_equivalent` (Image, Icon,
+//! Video, AudioPlayer, DateTimeInput), `prop_dropped`, `arg_dropped`,
+//! `unsupported_function`, `check_dropped`, `event_dropped` (server events),
+//! `unsafe_href`, `no_label`, `missing_child`, `shared_child`,
+//! `not_reachable`, `too_deep`, and `template_expanded`.
+
+pub mod a2ui;
+pub mod note;
+
+pub use a2ui::{from_a2ui, from_a2ui_value, FromA2ui, Version};
+pub use note::{notes_json, Note};

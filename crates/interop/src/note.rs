@@ -1,0 +1,71 @@
+//! Notes: what a conversion left out or refused, with a code and a JSON
+//! Pointer into its input.
+
+use serde_json::{json, Value};
+use surfaces_core::pointer;
+
+/// One thing a conversion could not carry over, or input it refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// What happened, e.g. `no_equivalent`, `cycle`, `unsafe_path`.
+    pub code: &'static str,
+    /// A JSON Pointer into the input the conversion read.
+    pub path: String,
+    /// A sentence a person or a model can act on.
+    pub message: String,
+}
+
+impl Note {
+    /// A note at `path`.
+    pub fn new(code: &'static str, path: impl Into<String>, message: impl Into<String>) -> Note {
+        Note {
+            code,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// As `{code, path, message}`.
+    pub fn to_json(&self) -> Value {
+        json!({"code": self.code, "path": self.path, "message": self.message})
+    }
+}
+
+/// The notes as a JSON list.
+pub fn notes_json(notes: &[Note]) -> Value {
+    Value::Array(notes.iter().map(Note::to_json).collect())
+}
+
+/// `at` with `segment` appended.
+pub fn at(base: &str, segment: &str) -> String {
+    let mut out = String::from(base);
+    pointer::push(&mut out, segment);
+    out
+}
+
+/// `at` with an array index appended.
+pub fn at_index(base: &str, index: usize) -> String {
+    let mut out = String::from(base);
+    pointer::push_index(&mut out, index);
+    out
+}
+
+/// The first key, at any depth of `value`, that JavaScript would read as a
+/// prototype (`__proto__`, `constructor`, `prototype`), as a pointer below
+/// `base`.
+pub fn unsafe_key(value: &Value, base: &str) -> Option<String> {
+    match value {
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            if pointer::UNSAFE_SEGMENTS.contains(&key.as_str()) {
+                Some(at(base, key))
+            } else {
+                unsafe_key(item, &at(base, key))
+            }
+        }),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| unsafe_key(item, &at_index(base, i))),
+        _ => None,
+    }
+}

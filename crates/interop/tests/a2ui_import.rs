@@ -1,0 +1,316 @@
+//! `from_a2ui`: A2UI's own basic-catalog examples (v0.9 and v1.0, vendored
+//! under `tests/conformance/`) convert to surfaces the validator accepts,
+//! and bad input is refused message by message with its code and pointer.
+
+use interop::{from_a2ui, from_a2ui_value, FromA2ui};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use validator_wasm::{validate_surface, Catalog};
+
+fn examples(relative: &str) -> Vec<(PathBuf, Value)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/conformance")
+        .join(relative);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let read = |p: &PathBuf| serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    files.iter().map(|p| (p.clone(), read(p))).collect()
+}
+
+/// Every surface of every example has no validation error.
+fn assert_examples_convert(relative: &str, expected: usize) {
+    let catalog = Catalog::default_blog();
+    let all = examples(relative);
+    assert_eq!(all.len(), expected, "{relative}");
+    for (file, example) in all {
+        let FromA2ui { surfaces, notes } = from_a2ui_value(&example);
+        assert!(!surfaces.is_empty(), "{}: no surface", file.display());
+        for note in &notes {
+            assert!(
+                ![
+                    "not_a2ui",
+                    "unknown_version",
+                    "invalid_message",
+                    "cycle",
+                    "unsafe_path",
+                    "unknown_surface"
+                ]
+                .contains(&note.code),
+                "{}: {note:?}",
+                file.display()
+            );
+            assert!(
+                example.pointer(&note.path).is_some(),
+                "{}: {note:?} points nowhere",
+                file.display()
+            );
+        }
+        for surface in &surfaces {
+            let errors: Vec<_> = validate_surface(surface, &catalog)
+                .into_iter()
+                .filter(|i| i.is_error())
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{}: {errors:?}\n{surface:#}",
+                file.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_v0_9_basic_example_converts_without_errors() {
+    assert_examples_convert("a2ui-v0.9/specification/v0_9/catalogs/basic/examples", 36);
+}
+
+#[test]
+fn every_v1_0_basic_example_converts_without_errors() {
+    assert_examples_convert("a2ui-v1/specification/v1_0/catalogs/basic/examples", 10);
+}
+
+const BASIC_V09: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+fn create(version: &str, surface: &str) -> Value {
+    json!({"version": version, "createSurface": {"surfaceId": surface, "catalogId": BASIC_V09}})
+}
+
+fn update(surface: &str, components: Value) -> Value {
+    json!({"version": "v0.9", "updateComponents": {"surfaceId": surface, "components": components}})
+}
+
+fn data(surface: &str, path: &str, value: Value) -> Value {
+    json!({"version": "v0.9", "updateDataModel": {"surfaceId": surface, "path": path, "value": value}})
+}
+
+fn text(id: &str, text: &str) -> Value {
+    json!({"id": id, "component": "Text", "text": text})
+}
+
+fn codes(result: &FromA2ui) -> Vec<(&str, &str)> {
+    result
+        .notes
+        .iter()
+        .map(|n| (n.code, n.path.as_str()))
+        .collect()
+}
+
+/// Each bad message is refused with its code and pointer; the messages
+/// around it still apply, and nothing of it does.
+#[test]
+fn bad_messages_are_refused_whole_and_the_rest_still_read() {
+    let messages = json!([
+        {"hello": "world"},
+        {"version": "v0.8", "createSurface": {"surfaceId": "s", "catalogId": BASIC_V09}},
+        create("v0.9", "s"),
+        create("v0.9", "s"),
+        update("s", json!([text("root", "Hello")])),
+        update("s", json!([
+            {"id": "root", "component": "Column", "children": ["a"]},
+            {"id": "a", "component": "Column", "children": ["root"]}
+        ])),
+        data("s", "/__proto__/polluted", json!(true)),
+        data("s", "/user", json!({"name": "Ada", "constructor": {"x": 1}})),
+        data("nowhere", "/x", json!(1)),
+        {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"component": "Text"}]}},
+        data("s", "/greeting", json!("hi")),
+    ]);
+    let result = from_a2ui_value(&messages);
+    assert_eq!(
+        codes(&result),
+        [
+            ("not_a2ui", "/0"),
+            ("unknown_version", "/1/version"),
+            ("duplicate_surface", "/3/createSurface/surfaceId"),
+            ("cycle", "/5/updateComponents/components/0"),
+            ("unsafe_path", "/6/updateDataModel/path"),
+            ("unsafe_path", "/7/updateDataModel/value/constructor"),
+            ("unknown_surface", "/8/updateDataModel/surfaceId"),
+            ("invalid_message", "/9/updateComponents/components/0"),
+        ]
+    );
+    // The root of message 4 stands (message 5 was refused whole); the data
+    // holds only the last update.
+    assert_eq!(
+        result.surfaces,
+        [json!({
+            "id": "s", "kind": "surface", "catalog": "blog@1",
+            "components": [{"id": "root", "component": "Text", "props": {"text": "Hello"}}],
+            "data": {"greeting": "hi"}
+        })]
+    );
+}
+
+/// Later components replace earlier ones, data updates write at their path
+/// (a missing value removes), and deleteSurface removes the surface.
+#[test]
+fn messages_apply_in_order() {
+    let messages = json!([
+        create("v0.9", "gone"),
+        create("v0.9", "s"),
+        update("s", json!([{"id": "root", "component": "Column", "children": ["t"]}, text("t", "first")])),
+        update("s", json!([text("t", "second")])),
+        data("s", "/", json!({"a": {"b": 1}, "c": 2})),
+        data("s", "/a/d", json!(3)),
+        {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/c"}},
+        {"version": "v0.9", "deleteSurface": {"surfaceId": "gone"}},
+    ]);
+    let result = from_a2ui_value(&messages);
+    assert_eq!(result.notes, []);
+    assert_eq!(result.surfaces.len(), 1);
+    assert_eq!(
+        result.surfaces[0]["components"][1]["props"]["text"],
+        "second"
+    );
+    assert_eq!(result.surfaces[0]["data"], json!({"a": {"b": 1, "d": 3}}));
+}
+
+/// The three forms of text read alike: a JSON list, JSON Lines, and an
+/// answer with `<a2ui-json>` blocks.
+#[test]
+fn a_list_json_lines_and_tagged_blocks_read_alike() {
+    let list = [
+        create("v0.9", "s"),
+        update("s", json!([text("root", "Hi")])),
+    ];
+    let array = serde_json::to_string(&list).unwrap();
+    let lines = list
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let tagged = [
+        "Here you go: <a2ui-json>",
+        &serde_json::to_string(&list[..1]).unwrap(),
+        "</a2ui-json> and <a2ui-json>",
+        &serde_json::to_string(&list[1..]).unwrap(),
+        "</a2ui-json>",
+    ]
+    .concat();
+    let whole = from_a2ui(&array);
+    assert_eq!(whole.notes, []);
+    assert_eq!(whole.surfaces.len(), 1);
+    assert_eq!(from_a2ui(&lines), whole);
+    assert_eq!(from_a2ui(&tagged), whole);
+    let nothing = from_a2ui("no messages here");
+    assert_eq!(codes(&nothing), [("not_a2ui", "")]);
+}
+
+/// v1.0: components and data inside createSurface, `null` deleting a key,
+/// and markdown heading text as Heading.
+#[test]
+fn v1_0_creates_surfaces_with_their_components_and_data() {
+    let messages = json!([
+        {"version": "v1.0", "createSurface": {
+            "surfaceId": "card", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "components": [
+                {"id": "root", "component": "Column", "children": ["title", "name"]},
+                {"id": "title", "component": "Text", "text": "### Profile"},
+                {"id": "name", "component": "Text", "text": {"path": "/name"}}
+            ],
+            "dataModel": {"name": "Ada", "draft": true}}},
+        {"version": "v1.0", "updateDataModel": {"surfaceId": "card", "path": "/draft", "value": null}},
+        {"version": "v1.0", "updateDataModel": {"surfaceId": "card", "path": "/x"}},
+    ]);
+    let result = from_a2ui_value(&messages);
+    assert_eq!(codes(&result), [("invalid_message", "/2/updateDataModel")]);
+    let surface = &result.surfaces[0];
+    assert_eq!(
+        surface["components"][1],
+        json!({"id": "title", "component": "Heading", "props": {"level": 3, "text": "Profile"}})
+    );
+    assert_eq!(
+        surface["components"][2]["props"]["text"],
+        json!({"path": "/name"})
+    );
+    assert_eq!(surface["data"], json!({"name": "Ada"}));
+}
+
+/// The mapping of SPEC.md section 14, component by component.
+#[test]
+fn components_map_to_ours() {
+    let options = |n: usize| -> Value {
+        (0..n)
+            .map(|i| json!({"label": format!("L{i}"), "value": format!("v{i}")}))
+            .collect()
+    };
+    let messages = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([
+                {"id": "root", "component": "Column", "children": ["Head_1", "row", "go", "link", "bad", "few", "many", "tabs", "note"]},
+                {"id": "Head_1", "component": "Text", "text": "Title", "variant": "h1"},
+                {"id": "row", "component": "Row", "children": [], "justify": "spaceBetween"},
+                {"id": "go-label", "component": "Text", "text": "Go"},
+                {"id": "go", "component": "Button", "child": "go-label", "variant": "primary",
+                 "action": {"event": {"name": "set", "context": {"path": "/plan", "value": "b"}}}},
+                {"id": "link-label", "component": "Text", "text": "Docs"},
+                {"id": "link", "component": "Button", "child": "link-label",
+                 "action": {"functionCall": {"call": "openUrl", "args": {"url": "https://example.com"}}}},
+                {"id": "bad-label", "component": "Text", "text": "Bad"},
+                {"id": "bad", "component": "Button", "child": "bad-label",
+                 "action": {"functionCall": {"call": "openUrl", "args": {"url": "javascript:alert(1)"}}}},
+                {"id": "few", "component": "ChoicePicker", "label": "Plan", "options": options(3), "value": {"path": "/plan"}},
+                {"id": "many", "component": "ChoicePicker", "label": "Size", "options": options(9), "value": ["v2"]},
+                {"id": "tabs", "component": "Tabs", "tabs": [{"title": "One", "child": "t1"}]},
+                {"id": "t1", "component": "Text", "text": "First tab"},
+                {"id": "note", "component": "Text", "text": {"call": "formatString", "args": {"value": "Hi ${/name}!"}}, "variant": "caption"}
+            ])
+        ),
+    ]);
+    let result = from_a2ui_value(&messages);
+    let components = result.surfaces[0]["components"].as_array().unwrap();
+    let by_id = |id: &str| {
+        components
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(
+        by_id("head-1"),
+        json!({"id": "head-1", "component": "Heading", "props": {"level": 1, "text": "Title"}})
+    );
+    assert_eq!(by_id("row")["props"], json!({"justify": "between"}));
+    assert_eq!(
+        by_id("go")["props"],
+        json!({"label": "Go", "variant": "primary", "onClick": {"action": "set", "path": "/plan", "value": "b"}})
+    );
+    assert_eq!(by_id("link")["props"]["href"], "https://example.com");
+    assert_eq!(by_id("bad")["props"].get("href"), None);
+    assert_eq!(by_id("few")["component"], "Toggle");
+    assert_eq!(by_id("few")["props"]["options"], json!(["v0", "v1", "v2"]));
+    assert_eq!(by_id("many")["component"], "Select");
+    assert_eq!(by_id("many")["props"]["value"], "v2");
+    assert_eq!(by_id("tabs")["children"], json!(["tabs-tab-0"]));
+    assert_eq!(
+        by_id("tabs-tab-0"),
+        json!({"id": "tabs-tab-0", "component": "TabPanel", "props": {"label": "One"}, "children": ["t1"]})
+    );
+    assert_eq!(
+        by_id("note")["props"],
+        json!({"text": {"call": "concat", "args": {"values": ["Hi ", {"path": "/name"}, "!"]}}, "tone": "small"})
+    );
+    // The Text children of Buttons are their labels, not components.
+    assert_eq!(by_id("go-label"), Value::Null);
+    let found = codes(&result);
+    assert!(
+        found.contains(&("renamed_id", "/1/updateComponents/components/1/id")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&(
+            "unsafe_href",
+            "/1/updateComponents/components/8/action/functionCall/args/url"
+        )),
+        "{found:?}"
+    );
+    let catalog = Catalog::default_blog();
+    let issues = validate_surface(&result.surfaces[0], &catalog);
+    assert!(issues.iter().all(|i| !i.is_error()), "{issues:?}");
+}
