@@ -31,17 +31,30 @@
 //! 95 KB in 20-byte chunks natively, where reading it after every chunk
 //! took 37 s), so a component shows as soon as its id and name are
 //! whole (a cut string closed only under A2UI's cuttable keys such as
-//! `text` and `literalString`, never an id or a path, nor a `valueString`
-//! that may be a URL). A v0.9 data update carries only the top-level values
+//! `text` and `literalString`, or a catalog's own
+//! ([`A2uiStream::with_cuttable_keys`]), never an id or a path, nor a
+//! `valueString` that may be a URL). A v0.9 or v1.0 data update carries only the top-level values
 //! not emitted before, so a data model streams value by value; a v0.8 one
 //! (`contents`) shows its entries that have a key and a value whenever one
 //! of them changed. Updates for a surface wait until its `createSurface`
-//! (`beginRendering` in v0.8) has been emitted. Models' slips are read as
+//! (`beginRendering` in v0.8) has been emitted.
+//!
+//! A v0.9 or v1.0 stream reads each message as the version its `version`
+//! names ([`Version::of`]; one naming none as the stream's), so
+//! [`A2uiReader`] reads either: a v1.0 `createSurface` may leave out its
+//! `catalogId` and carry the surface's first `components` (taken as an
+//! update is, the message keeping those shown) and `dataModel`; its
+//! `updateDataModel` needs a `value` (`null` deletes);
+//! `callRendererFunction` and `agentFunctionResponse` name no surface and
+//! go out as they complete. A message whose envelope key is none of its
+//! version's kinds is an error ([`envelope`]); [`parse_full_as`] also holds a
+//! whole answer's messages to one version. Models' slips are read as
 //! meant: a closer past a dropped one closes it too, a message whose last
 //! brace was dropped ends where the next one starts or where the block
 //! ends.
 //!
-//! [`parse_full`], [`fix_payload`] and [`has_parts`] read a whole answer.
+//! [`parse_full`] ([`parse_full_as`] holding each message to a version's
+//! envelope), [`fix_payload`] and [`has_parts`] read a whole answer.
 //!
 //! ```
 //! use streaming_parser::a2ui::{parse_full, A2uiStream, Version};
@@ -93,10 +106,10 @@ mod tree;
 mod whole;
 
 pub use reader::A2uiReader;
-pub use whole::{fix_payload, has_parts, parse_full};
+pub use whole::{fix_payload, has_parts, parse_full, parse_full_as};
 
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 
@@ -139,6 +152,82 @@ pub enum Version {
     V08,
     /// `createSurface`, `updateComponents`, `updateDataModel`, `deleteSurface`.
     V09,
+    /// v0.9's messages (`createSurface` may carry the surface's first
+    /// `components` and `dataModel`, its `catalogId` optional;
+    /// `updateDataModel` needs a `value`, `null` deleting), and
+    /// `callRendererFunction`, `agentFunctionResponse`, which name no
+    /// surface.
+    V10,
+}
+
+impl Version {
+    /// The `version` its messages carry; v0.8's carry none.
+    pub fn tag(self) -> Option<&'static str> {
+        match self {
+            Version::V08 => None,
+            Version::V09 => Some("v0.9"),
+            Version::V10 => Some("v1.0"),
+        }
+    }
+
+    /// The version a message's `version` names, if one of [`Version::tag`].
+    pub fn of(message: &Value) -> Option<Version> {
+        let tag = message.get("version")?.as_str()?;
+        [Version::V09, Version::V10]
+            .into_iter()
+            .find(|v| v.tag() == Some(tag))
+    }
+
+    /// Its message kinds (each message's one envelope key): the start, the
+    /// component update, the data update, the delete, then those that name
+    /// no surface.
+    pub fn kinds(self) -> &'static [&'static str] {
+        match self {
+            Version::V08 => &[
+                "beginRendering",
+                "surfaceUpdate",
+                "dataModelUpdate",
+                "deleteSurface",
+            ],
+            Version::V09 => &[
+                "createSurface",
+                "updateComponents",
+                "updateDataModel",
+                "deleteSurface",
+            ],
+            Version::V10 => &[
+                "createSurface",
+                "updateComponents",
+                "updateDataModel",
+                "deleteSurface",
+                "callRendererFunction",
+                "agentFunctionResponse",
+            ],
+        }
+    }
+
+    /// Whether components hold their properties under their name
+    /// (`"component": {"Text": {...}}`, v0.8) rather than beside it.
+    fn nests_properties(self) -> bool {
+        self == Version::V08
+    }
+}
+
+/// A message's kind and body: its member named by one of `version`'s
+/// [`Version::kinds`], or the error naming it no A2UI message.
+pub fn envelope(message: &Value, version: Version) -> Result<(&str, &Value), String> {
+    let kinds = version.kinds();
+    message
+        .as_object()
+        .and_then(|m| m.iter().find(|(k, _)| kinds.contains(&k.as_str())))
+        .map(|(k, body)| (k.as_str(), body))
+        .ok_or_else(|| {
+            [
+                "Validation failed: Unknown A2UI message type: ",
+                &message.to_string(),
+            ]
+            .concat()
+        })
 }
 
 /// One change a reading made to what was emitted, with the value before.
@@ -203,6 +292,8 @@ pub struct A2uiStream {
     /// The catalog's required properties per component name: a component
     /// still streaming is shown only once it has them.
     required: BTreeMap<String, Vec<String>>,
+    /// Keys besides A2UI's own whose cut strings may be shown closed.
+    cuttable: Vec<String>,
 }
 
 impl A2uiStream {
@@ -226,6 +317,7 @@ impl A2uiStream {
             data_seen: BTreeMap::new(),
             placeholders: true,
             required: BTreeMap::new(),
+            cuttable: Vec::new(),
         }
     }
 
@@ -249,6 +341,26 @@ impl A2uiStream {
             placeholders: components.get("Row").is_some(),
             required,
             ..A2uiStream::new(version)
+        }
+    }
+}
+
+impl A2uiStream {
+    /// The same reader, also showing closed the cut strings of `keys` (a
+    /// catalog's own display properties, like A2UI's `text`).
+    pub fn with_cuttable_keys(self, keys: &[&str]) -> A2uiStream {
+        A2uiStream {
+            cuttable: keys.iter().map(|k| String::from(*k)).collect(),
+            ..self
+        }
+    }
+
+    /// The version a message is read as: the one its `version` names, else
+    /// the stream's (a v0.8 stream reads every message as v0.8).
+    fn version_of(&self, message: &Value) -> Version {
+        match self.version {
+            Version::V08 => Version::V08,
+            other => Version::of(message).unwrap_or(other),
         }
     }
 }

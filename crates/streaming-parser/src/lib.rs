@@ -126,7 +126,7 @@ pub enum Stream {
     Markdown(Box<MarkdownStream>),
     /// A JSON Lines answer, read tolerantly.
     Jsonl(JsonlStream),
-    /// `<a2ui-json>` blocks of A2UI v0.9 messages between prose.
+    /// `<a2ui-json>` blocks of A2UI v0.9 or v1.0 messages between prose.
     A2ui(a2ui::A2uiReader),
 }
 

@@ -291,13 +291,54 @@ pub fn a2ui(data: &[u8]) {
 
 /// What the A2UI reader's parts leave once applied, as a renderer keeps
 /// them: prose, error, and per surface its start message (`createSurface`,
-/// v0.8's `beginRendering`), data (v0.9's top-level values merged, v0.8's
-/// entries by key) and the components reachable from its root (latest by
-/// id). A message is its first member whose value is an object
+/// v0.8's `beginRendering`; a v1.0 `createSurface`'s `components` and
+/// `dataModel` taken as an update and the initial data), data (v0.9's and
+/// v1.0's values merged at their path, top-level members one by one, a
+/// `null` deleting; v0.8's entries by key) and the components reachable from
+/// its root (latest by id); and, when there are any, the `calls` that name
+/// no surface (v1.0's `callRendererFunction`, `agentFunctionResponse`), in
+/// order. A message is its first member whose value is an object
 /// (`{"version", "updateComponents": {...}}`).
 pub fn a2ui_state(document: &Value) -> Value {
+    /// Applies a data update's `value` at `path` (a JSON Pointer, `""` or `/`
+    /// the whole model): an object's members set one by one (the reader sends a
+    /// value's changed members only), a `null` deleting the value at the path,
+    /// anything else replacing it.
+    fn set_data(data: &mut Value, path: &str, value: &Value) {
+        let segments: Vec<String> = path
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        if let (Value::Null, Some((last, above))) = (value, segments.split_last()) {
+            let parent = above.iter().try_fold(data, |at, s| at.get_mut(s.as_str()));
+            if let Some(Value::Object(parent)) = parent {
+                parent.remove(last.as_str());
+            }
+            return;
+        }
+        let mut at = data;
+        for segment in &segments {
+            if !at.is_object() {
+                *at = serde_json::json!({});
+            }
+            at = &mut at[segment.as_str()];
+        }
+        match value {
+            Value::Object(members) => {
+                if !at.is_object() {
+                    *at = serde_json::json!({});
+                }
+                for (k, v) in members {
+                    at[k.as_str()] = v.clone();
+                }
+            }
+            _ => *at = value.clone(),
+        }
+    }
     let mut text = String::new();
     let mut surfaces = serde_json::Map::new();
+    let mut calls = Vec::new();
     for part in document["parts"].as_array().into_iter().flatten() {
         text.push_str(part["text"].as_str().unwrap_or_default());
         for message in part["a2ui"].as_array().into_iter().flatten() {
@@ -307,23 +348,36 @@ pub fn a2ui_state(document: &Value) -> Value {
             else {
                 continue;
             };
-            let id = body["surfaceId"].as_str().unwrap_or_default().to_string();
+            let Some(id) = body["surfaceId"].as_str() else {
+                calls.push(message.clone());
+                continue;
+            };
             let surface = surfaces.entry(id).or_insert_with(
                 || serde_json::json!({"created": null, "data": {}, "components": {}}),
             );
-            match kind.as_str() {
-                "createSurface" | "beginRendering" => surface["created"] = body.clone(),
-                "updateComponents" | "surfaceUpdate" => {
-                    for c in body["components"].as_array().into_iter().flatten() {
-                        let cid = c["id"].as_str().unwrap_or_default().to_string();
-                        surface["components"][cid] = c.clone();
-                    }
+            let mut add = |components: &Value| {
+                for c in components.as_array().into_iter().flatten() {
+                    let cid = c["id"].as_str().unwrap_or_default().to_string();
+                    surface["components"][cid] = c.clone();
                 }
-                "updateDataModel" => {
-                    if let Some(values) = body["value"].as_object() {
-                        for (k, v) in values {
-                            surface["data"][k] = v.clone();
+            };
+            match kind.as_str() {
+                "createSurface" | "beginRendering" => {
+                    add(&body["components"]);
+                    let mut created = body.clone();
+                    if let Some(created) = created.as_object_mut() {
+                        created.remove("components");
+                        if let Some(Value::Object(data)) = created.remove("dataModel") {
+                            surface["data"] = Value::Object(data);
                         }
+                    }
+                    surface["created"] = created;
+                }
+                "updateComponents" | "surfaceUpdate" => add(&body["components"]),
+                "updateDataModel" => {
+                    if let Some(value) = body.get("value") {
+                        let path = body["path"].as_str().unwrap_or_default();
+                        set_data(&mut surface["data"], path, value);
                     }
                 }
                 "dataModelUpdate" => {
@@ -345,7 +399,8 @@ pub fn a2ui_state(document: &Value) -> Value {
             let Some(c) = all.get(&id).filter(|_| !reachable.contains_key(&id)) else {
                 continue;
             };
-            // v0.9 holds its properties beside `component`, v0.8 under its name.
+            // v0.9 and v1.0 hold its properties beside `component`, v0.8
+            // under its name.
             let body = match &c["component"] {
                 Value::Object(named) => named.values().next().unwrap_or(&Value::Null),
                 _ => c,
@@ -373,7 +428,12 @@ pub fn a2ui_state(document: &Value) -> Value {
     // of a cut message may name one before it says anything).
     let empty = serde_json::json!({"created": null, "data": {}, "components": {}});
     surfaces.retain(|_, surface| *surface != empty);
-    serde_json::json!({"text": text, "error": document["error"], "surfaces": surfaces})
+    let mut state =
+        serde_json::json!({"text": text, "error": document["error"], "surfaces": surfaces});
+    if !calls.is_empty() {
+        state["calls"] = Value::Array(calls);
+    }
+    state
 }
 
 /// JSON Pointer: the first line is the pointer, the rest the document.

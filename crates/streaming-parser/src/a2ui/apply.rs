@@ -3,7 +3,7 @@
 //! tree when something in it changed; data updates emit only what is new.
 
 use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
-use super::{A2uiStream, Undo, Version};
+use super::{envelope, A2uiStream, Undo, Version};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -25,32 +25,21 @@ impl A2uiStream {
             .map(String::as_str)
     }
 
-    /// Applies one complete message; returns what to emit now.
+    /// Applies one complete message, read as its version; returns what to
+    /// emit now.
     pub(super) fn handle(&mut self, message: Value) -> Result<Vec<Value>, String> {
-        let (start, update, data, delete) = match self.version {
-            Version::V08 => (
-                "beginRendering",
-                "surfaceUpdate",
-                "dataModelUpdate",
-                "deleteSurface",
-            ),
-            Version::V09 => (
-                "createSurface",
-                "updateComponents",
-                "updateDataModel",
-                "deleteSurface",
-            ),
+        let version = self.version_of(&message);
+        let (kind, body) = envelope(&message, version)?;
+        let [start, update, data, delete, ..] = version.kinds() else {
+            return Ok(Vec::new());
         };
-        let Some((kind, body)) = message.as_object().and_then(|m| {
-            m.iter()
-                .find(|(k, _)| [start, update, data, delete].contains(&k.as_str()))
-        }) else {
-            return Err([
-                "Validation failed: not an A2UI message: ",
-                &message.to_string(),
-            ]
-            .concat());
-        };
+        if ![start, update, data, delete].contains(&&kind) {
+            // A function call or response: it names no surface.
+            return match body.get("functionCallId").and_then(Value::as_str) {
+                Some(_) => Ok(alloc::vec![message.clone()]),
+                None => Err(["Validation failed: ", kind, " needs a functionCallId"].concat()),
+            };
+        }
         let Some(surface_id) = body
             .get("surfaceId")
             .and_then(Value::as_str)
@@ -58,59 +47,100 @@ impl A2uiStream {
         else {
             return Err(["Validation failed: ", kind, " needs a surfaceId"].concat());
         };
-        let kind = kind.clone();
-        if kind == start {
-            if self.version == Version::V09 && body.get("catalogId").is_none() {
+        let kind = kind.to_string();
+        if kind == *start {
+            if version == Version::V09 && body.get("catalogId").is_none() {
                 return Err(
                     "createSurface is missing the required property 'catalogId'".to_string()
                 );
             }
-            let root = match self.version {
+            let root = match version {
                 Version::V08 => body.get("root").and_then(Value::as_str).map(String::from),
-                Version::V09 => Some(String::from("root")),
+                _ => Some(String::from("root")),
             };
             let state = self.surfaces.entry(surface_id.clone()).or_default();
             state.started = true;
             state.root = root;
             state.reach_again(self.version)?;
+            let start = self.start_message(&surface_id, message)?;
+            let state = self.surfaces.entry(surface_id).or_default();
             let pending = core::mem::take(&mut state.pending);
-            let mut out = alloc::vec![message];
+            let mut out = alloc::vec![start];
             for waiting in pending {
                 out.extend(self.handle(waiting)?);
             }
             return Ok(out);
         }
-        if kind == data {
+        if kind == *data {
+            if version == Version::V10 && body.get("value").is_none() {
+                return Err("updateDataModel is missing the required property 'value'".to_string());
+            }
             // Data may arrive before its surface: a renderer keeps it.
             return Ok(self.data_delta(&message, data).into_iter().collect());
         }
-        if kind == update {
-            let components = body.get("components").and_then(Value::as_array);
-            for component in components.into_iter().flatten() {
-                if let Some(field) = self.missing_required(component) {
-                    let id = component.get("id").and_then(Value::as_str);
-                    return Err([
-                        "Validation failed: component \"",
-                        id.unwrap_or_default(),
-                        "\" lacks the property \"",
-                        field,
-                        "\" its catalog requires",
-                    ]
-                    .concat());
-                }
-            }
+        if kind == *update {
+            self.check_required(body)?;
         }
         let started = self.surfaces.get(&surface_id).is_some_and(|s| s.started);
-        if kind == delete && !started {
+        if kind == *delete && !started {
             // Nothing was shown of it: there is nothing to delete.
             return Ok(Vec::new());
         }
+        let body = body.clone();
         let state = self.surfaces.entry(surface_id.clone()).or_default();
         if !state.started {
             state.pending.push(message);
             return Ok(Vec::new());
         }
-        self.components_of(&kind, &surface_id, body, &message, BTreeMap::new())
+        self.components_of(&kind, &surface_id, &body, &message, BTreeMap::new())
+    }
+
+    /// The first component of `body`'s list lacking a property its catalog
+    /// requires, as the error.
+    fn check_required(&self, body: &Value) -> Result<(), String> {
+        let components = body.get("components").and_then(Value::as_array);
+        for component in components.into_iter().flatten() {
+            if let Some(field) = self.missing_required(component) {
+                let id = component.get("id").and_then(Value::as_str);
+                return Err([
+                    "Validation failed: component \"",
+                    id.unwrap_or_default(),
+                    "\" lacks the property \"",
+                    field,
+                    "\" its catalog requires",
+                ]
+                .concat());
+            }
+        }
+        Ok(())
+    }
+
+    /// A start message as emitted. A v1.0 `createSurface` may carry the
+    /// surface's first components and data: they are taken as an update
+    /// and a data update would be, the message keeping of its components
+    /// only those shown (reachable, children not streamed yet pointed at
+    /// placeholders), and its data marked as emitted.
+    fn start_message(&mut self, surface_id: &str, mut message: Value) -> Result<Value, String> {
+        let Some(body) = message.get_mut("createSurface") else {
+            return Ok(message);
+        };
+        if let Some(Value::Object(data)) = body.get("dataModel") {
+            let seen = self.data_seen.entry(data_scope(body)).or_default();
+            seen.extend(data.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        if body.get("components").is_none() {
+            return Ok(message);
+        }
+        self.check_required(body)?;
+        let shown = self.shown_components(surface_id, body, BTreeMap::new())?;
+        if let Some(body) = body.as_object_mut() {
+            if shown.is_empty() {
+                body.remove("components");
+            } else {
+                body.insert("components".into(), Value::Array(shown));
+            }
+        }
+        Ok(message)
     }
 
     /// Takes an update (or a delete) for a started surface, after the
@@ -123,12 +153,38 @@ impl A2uiStream {
         surface_id: &str,
         body: &Value,
         message: &Value,
-        mut before: BTreeMap<String, Option<Value>>,
+        before: BTreeMap<String, Option<Value>>,
     ) -> Result<Vec<Value>, String> {
         if kind == "deleteSurface" {
             self.surfaces.remove(surface_id);
             return Ok(alloc::vec![message.clone()]);
         }
+        let fresh = self.shown_components(surface_id, body, before)?;
+        if fresh.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut out = Map::new();
+        let tag = message.get("version").cloned();
+        let tag = tag.or_else(|| self.version.tag().map(Value::from));
+        if let Some(tag) = tag {
+            out.insert("version".into(), tag);
+        }
+        out.insert(
+            kind.to_string(),
+            json!({"surfaceId": surface_id, "components": fresh}),
+        );
+        Ok(alloc::vec![Value::Object(out)])
+    }
+
+    /// Takes `body`'s components into a started surface, after the changes
+    /// `before` records; returns the components that became reachable or
+    /// changed, and the placeholders not shown yet, as shown.
+    fn shown_components(
+        &mut self,
+        surface_id: &str,
+        body: &Value,
+        mut before: BTreeMap<String, Option<Value>>,
+    ) -> Result<Vec<Value>, String> {
         let version = self.version;
         let Some(state) = self.surfaces.get_mut(surface_id) else {
             return Ok(Vec::new());
@@ -139,7 +195,7 @@ impl A2uiStream {
                 continue;
             };
             let mut component = component.clone();
-            if version == Version::V08 {
+            if version.nests_properties() {
                 absolute_paths(&mut component);
             }
             state.set(id, Some(component), &mut before);
@@ -197,27 +253,10 @@ impl A2uiStream {
                 fresh.push(shown);
             }
         }
-        if fresh.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut out = Map::new();
-        match (message.get("version"), version) {
-            (Some(v), _) => {
-                out.insert("version".into(), v.clone());
-            }
-            (None, Version::V09) => {
-                out.insert("version".into(), json!("v0.9"));
-            }
-            (None, Version::V08) => {}
-        }
-        out.insert(
-            kind.to_string(),
-            json!({"surfaceId": surface_id, "components": fresh}),
-        );
-        Ok(alloc::vec![Value::Object(out)])
+        Ok(fresh)
     }
 
-    /// A v0.9 data update with only the top-level values not emitted yet
+    /// A v0.9 or v1.0 data update with only the top-level values not emitted yet
     /// (or changed); `None` when nothing changed.
     pub(super) fn data_delta(&mut self, message: &Value, kind: &str) -> Option<Value> {
         let body = message.get(kind)?;
@@ -243,7 +282,8 @@ impl A2uiStream {
         }
         let mut out = body.as_object().cloned().unwrap_or_default();
         out.insert("value".into(), Value::Object(delta));
-        Some(json!({"version": "v0.9", kind: out}))
+        let tag = self.version_of(message).tag().unwrap_or("v0.9");
+        Some(json!({"version": tag, kind: out}))
     }
 
     /// A v0.8 data update with its entries that have a key and a value (the

@@ -16,7 +16,8 @@ pub struct A2uiReader {
 }
 
 impl A2uiReader {
-    /// A reader of v0.9 messages.
+    /// A reader of v0.9 and v1.0 messages, each read as the version it
+    /// names (one naming none as v0.9).
     pub fn new() -> A2uiReader {
         A2uiReader {
             decoder: crate::utf8::Decoder::default(),

@@ -38,6 +38,34 @@ impl A2uiStream {
             .any(|w| key.contains(w))
     }
 
+    /// The message with the string it was cut in closed, when that string
+    /// is the value of one of the catalog's own cuttable keys (and may not
+    /// be a URL); a cut escape is dropped.
+    fn close_cut_string(&self) -> Option<String> {
+        if !self.in_string || self.cuttable.is_empty() || self.cut_may_be_url() {
+            return None;
+        }
+        let before = self.message.get(..self.string_start)?.trim_end();
+        let key = before.strip_suffix(':')?.trim_end().strip_suffix('"')?;
+        let key = key.get(key.rfind('"')? + 1..)?;
+        if !self.cuttable.iter().any(|k| k == key) {
+            return None;
+        }
+        let mut text = String::from(&self.message);
+        if self.escaped {
+            text.pop();
+        } else if let Some(at) = text.get(text.len().saturating_sub(5)..).and_then(|t| {
+            let at = t.rfind("\\u")?;
+            let hex = t.get(at + 2..)?;
+            (hex.len() < 4 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then_some(text.len() - t.len() + at)
+        }) {
+            text.truncate(at);
+        }
+        text.push('"');
+        Some(text)
+    }
+
     /// Reads the unfinished message leniently: components already whole
     /// enough (a complete id and name, no value cut to `{}`; cut strings
     /// closed only under A2UI's cuttable keys) are shown once reachable.
@@ -59,17 +87,23 @@ impl A2uiStream {
         } else {
             is_cuttable
         };
-        let data = match self.version {
-            Version::V08 => "dataModelUpdate",
-            Version::V09 => "updateDataModel",
+        let [_, update, data, ..] = self.version.kinds() else {
+            return Ok(());
         };
+        // A cut string under one of the catalog's own cuttable keys is
+        // closed here, A2UI's under `partial::parse`'s rule.
+        let closed = self.close_cut_string();
+        let text = closed.as_deref().unwrap_or(&self.message);
         if self.message.contains(&["\"", data, "\""].concat()) {
-            let partial = crate::partial::parse(&self.message, cuttable);
-            let complete_id = partial
-                .as_ref()
-                .and_then(|p| p.value.get(data))
+            let partial = crate::partial::parse(text, cuttable);
+            // Shown once its surface is named and (but in v0.8, whose
+            // entries say their values) its value has begun: an update
+            // without one would read as a deletion.
+            let body = partial.as_ref().and_then(|p| p.value.get(data));
+            let complete_id = body
                 .and_then(|b| b.get("surfaceId"))
-                .is_some_and(Value::is_string);
+                .is_some_and(Value::is_string)
+                && (self.version == Version::V08 || body.is_some_and(|b| b.get("value").is_some()));
             if let Some(partial) = partial.filter(|_| complete_id) {
                 if let Some(m) = self.data_delta(&partial.value, data) {
                     self.provisional += 1;
@@ -81,11 +115,7 @@ impl A2uiStream {
         if !self.message.contains("\"components\"") {
             return Ok(());
         }
-        let update = match self.version {
-            Version::V08 => "surfaceUpdate",
-            Version::V09 => "updateComponents",
-        };
-        let Some(partial) = crate::partial::parse(&self.message, cuttable) else {
+        let Some(partial) = crate::partial::parse(text, cuttable) else {
             return Ok(());
         };
         let Some(body) = partial.value.get(update) else {

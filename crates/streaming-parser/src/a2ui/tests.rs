@@ -404,3 +404,150 @@ fn each_message_emits_only_what_changed() {
         "item 299"
     );
 }
+
+/// A v1.0 stream, read by [`A2uiReader`] as the version each message names:
+/// a `createSurface` without `catalogId` carrying its first components and
+/// data, a data update, a delete by `null`, a function call; any chunking
+/// ends in what the whole text gives.
+#[test]
+fn a_v1_0_stream_is_read_by_its_messages_version() {
+    let text = concat!(
+        "Here <a2ui-json>[",
+        r#"{"version":"v1.0","createSurface":{"surfaceId":"s","components":["#,
+        r#"{"id":"root","component":"Column","children":["a","b"]},"#,
+        r#"{"id":"a","component":"Text","text":{"path":"/name"}},"#,
+        r#"{"id":"orphan","component":"Text","text":"x"}],"#,
+        r#""dataModel":{"name":"Ada","age":3}}},"#,
+        r#"{"version":"v1.0","updateComponents":{"surfaceId":"s","components":[{"id":"b","component":"Text","text":"Hello there"}]}},"#,
+        r#"{"version":"v1.0","updateDataModel":{"surfaceId":"s","path":"/age","value":null}},"#,
+        r#"{"version":"v1.0","updateDataModel":{"surfaceId":"s","path":"/user","value":{"first":"Ada"}}},"#,
+        r#"{"version":"v1.0","callRendererFunction":{"functionCallId":"f1","callFunction":{"call":"ping","catalogId":"c"}}}"#,
+        "]</a2ui-json>",
+    );
+    let document = |chunks: &[&[u8]]| {
+        let mut r = A2uiReader::new();
+        for chunk in chunks {
+            r.push_bytes(chunk);
+        }
+        r.finish();
+        r.document()
+    };
+    let whole = document(&[text.as_bytes()]);
+    assert_eq!(whole["error"], Value::Null, "{whole}");
+    let messages = whole["parts"][0]["a2ui"].as_array().unwrap();
+    // The start keeps of its components those shown: the reachable ones,
+    // `b` (not streamed yet) pointed at its placeholder.
+    let created = &messages[0]["createSurface"];
+    let ids: Vec<&str> = created["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["a", "root", "loading_b"]);
+    assert_eq!(
+        created["components"][1]["children"],
+        json!(["a", "loading_b"])
+    );
+    assert_eq!(messages[1]["version"], "v1.0");
+    let state = testkit::properties::a2ui_state(&whole);
+    let surface = &state["surfaces"]["s"];
+    assert_eq!(
+        surface["data"],
+        json!({"name": "Ada", "user": {"first": "Ada"}})
+    );
+    assert_eq!(surface["components"]["b"]["text"], "Hello there");
+    assert!(surface["components"].get("orphan").is_none());
+    assert_eq!(
+        state["calls"][0]["callRendererFunction"]["functionCallId"],
+        "f1"
+    );
+    let bytes: Vec<&[u8]> = text.as_bytes().chunks(7).collect();
+    assert_eq!(testkit::properties::a2ui_state(&document(&bytes)), state);
+}
+
+/// What v1.0 requires and v0.9 does not, and the reverse: a v1.0 data update
+/// needs its `value`, a v0.9 `createSurface` its `catalogId`.
+#[test]
+fn each_message_is_held_to_its_own_version() {
+    let read = |message: &str| {
+        let mut s = A2uiStream::new(Version::V09);
+        s.process_chunk(&["<a2ui-json>[", message, "]</a2ui-json>"].concat())
+    };
+    let create = |v: &str| format!(r#"{{"version":"{v}","createSurface":{{"surfaceId":"s"}}}}"#);
+    assert!(read(&create("v1.0")).is_ok());
+    let e = read(&create("v0.9")).unwrap_err();
+    assert!(e.contains("catalogId"), "{e}");
+    let data = |v: &str| format!(r#"{{"version":"{v}","updateDataModel":{{"surfaceId":"s"}}}}"#);
+    assert!(read(&data("v0.9")).is_ok());
+    let e = read(&data("v1.0")).unwrap_err();
+    assert!(e.contains("'value'"), "{e}");
+    // v1.0's messages that name no surface, and what v0.9 does not know.
+    let call = r#"{"version":"v1.0","agentFunctionResponse":{"functionCallId":"f","value":1}}"#;
+    let parts = read(call).unwrap();
+    assert_eq!(
+        parts[0].a2ui.as_ref().unwrap()[0]["agentFunctionResponse"]["value"],
+        1
+    );
+    let e = read(&call.replace("v1.0", "v0.9")).unwrap_err();
+    assert!(e.contains("Unknown A2UI message type"), "{e}");
+    let e = read(r#"{"version":"v1.0","callRendererFunction":{}}"#).unwrap_err();
+    assert!(e.contains("functionCallId"), "{e}");
+}
+
+/// A v1.0 data update streamed value by value says its own version.
+#[test]
+fn a_data_update_says_the_version_of_its_message() {
+    let mut s = A2uiStream::new(Version::V09);
+    let parts = s
+        .process_chunk(r#"<a2ui-json>[{"version":"v1.0","updateDataModel":{"surfaceId":"s","value":{"a":1,"b":"#)
+        .unwrap();
+    let m = &parts[0].a2ui.as_ref().unwrap()[0];
+    assert_eq!(m["version"], "v1.0");
+    assert_eq!(m["updateDataModel"]["value"], json!({"a": 1}));
+}
+
+/// A whole answer held to a version's envelope: its version named, that
+/// one, and a kind it has; the first message that is not, by its place.
+#[test]
+fn a_whole_answer_is_held_to_a_version() {
+    let answer = |m: &str| ["Hi <a2ui-json>[", m, "]</a2ui-json>"].concat();
+    let v10 = r#"{"version":"v1.0","createSurface":{"surfaceId":"s"}}"#;
+    assert!(parse_full_as(&answer(v10), Version::V10).is_ok());
+    let e = parse_full_as(&answer(v10), Version::V09).unwrap_err();
+    assert!(e.contains("/0/a2ui/0") && e.contains("v1.0"), "{e}");
+    let bare = r#"{"createSurface":{"surfaceId":"s"}}"#;
+    let e = parse_full_as(&answer(bare), Version::V10).unwrap_err();
+    assert!(e.contains("version"), "{e}");
+    let odd = r#"{"version":"v1.0","notAMessage":{}}"#;
+    let e = parse_full_as(&answer(odd), Version::V10).unwrap_err();
+    assert!(e.contains("Unknown A2UI message type"), "{e}");
+    // v0.8's messages name no version.
+    let v08 = r#"{"beginRendering":{"surfaceId":"s","root":"r"}}"#;
+    assert!(parse_full_as(&answer(v08), Version::V08).is_ok());
+}
+
+/// A catalog's own cuttable key: its cut string shows closed, as A2UI's
+/// `text` does; other cut strings still wait.
+#[test]
+fn a_catalogs_cuttable_keys_show_cut_strings() {
+    let start =
+        r#"<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},"#;
+    let cut = r#"{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Note","body":"half \u00"#;
+    let shown = |s: &mut A2uiStream| {
+        s.process_chunk(start).unwrap();
+        let parts = s.process_chunk(cut).unwrap();
+        parts
+            .first()
+            .and_then(|p| p.a2ui.clone())
+            .unwrap_or_default()
+    };
+    let mut custom = A2uiStream::new(Version::V09).with_cuttable_keys(&["body"]);
+    let messages = shown(&mut custom);
+    let root = &messages[0]["updateComponents"]["components"][0];
+    assert_eq!(root["body"], "half ");
+    let mut plain = A2uiStream::new(Version::V09);
+    let messages = shown(&mut plain);
+    let root = &messages[0]["updateComponents"]["components"][0];
+    assert!(root.get("body").is_none(), "{root}");
+}

@@ -12,9 +12,10 @@ use serde_json::{json, Value};
 /// The `loading_<id>` stand-in for a child not streamed yet.
 pub(super) fn placeholder(id: &str, version: Version) -> Value {
     let id = ["loading_", id].concat();
-    match version {
-        Version::V09 => json!({"id": id, "component": "Row", "children": []}),
-        Version::V08 => json!({"id": id, "component": {"Row": {"children": {"explicitList": []}}}}),
+    if version.nests_properties() {
+        json!({"id": id, "component": {"Row": {"children": {"explicitList": []}}}})
+    } else {
+        json!({"id": id, "component": "Row", "children": []})
     }
 }
 
@@ -26,12 +27,12 @@ pub(super) fn with_placeholders(
     version: Version,
 ) -> Value {
     let mut out = component.clone();
-    let body = match version {
-        Version::V09 => Some(&mut out),
-        Version::V08 => out
-            .get_mut("component")
+    let body = if version.nests_properties() {
+        out.get_mut("component")
             .and_then(Value::as_object_mut)
-            .and_then(|m| m.values_mut().next()),
+            .and_then(|m| m.values_mut().next())
+    } else {
+        Some(&mut out)
     };
     let Some(body) = body else { return out };
     let swap = |v: &mut Value| {
@@ -66,7 +67,7 @@ pub(super) fn with_placeholders(
 }
 
 /// A component's name and the object holding its properties: the
-/// component itself in v0.9 (`"component": "Text"`), the value under the
+/// component itself in v0.9 and v1.0 (`"component": "Text"`), the value under the
 /// name in v0.8 (`"component": {"Text": {...}}`).
 pub(super) fn component_name(component: &Value) -> Option<(&str, &Value)> {
     match component.get("component")? {
@@ -266,12 +267,13 @@ impl SurfaceState {
 
 /// The ids a component names as children.
 pub(super) fn child_ids(component: &Value, version: Version) -> Vec<String> {
-    let body = match version {
-        Version::V09 => Some(component),
-        Version::V08 => component
+    let body = if version.nests_properties() {
+        component
             .get("component")
             .and_then(Value::as_object)
-            .and_then(|m| m.values().next()),
+            .and_then(|m| m.values().next())
+    } else {
+        Some(component)
     };
     let mut out = Vec::new();
     let Some(body) = body else { return out };
@@ -289,7 +291,7 @@ pub(super) fn child_ids(component: &Value, version: Version) -> Vec<String> {
         }
     }
     // A template: `{"template": {"componentId"}}` (v0.8) or
-    // `{"componentId", "path"}` (v0.9).
+    // `{"componentId", "path"}` (v0.9, v1.0).
     let template = children.and_then(|c| c.get("template").or(Some(c)));
     if let Some(id) = template
         .and_then(|t| t.get("componentId"))

@@ -1,7 +1,8 @@
 //! Whole answers: the blocks of a complete text, each with the prose before
-//! it, and a payload repaired and parsed.
+//! it, and a payload repaired and parsed; [`parse_full_as`] also holds each
+//! message to a version's envelope.
 
-use super::{Part, CLOSE_TAG, OPEN_TAG};
+use super::{envelope, Part, Version, CLOSE_TAG, OPEN_TAG};
 use crate::jsonl::repair;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -68,6 +69,32 @@ pub fn parse_full(text: &str) -> Result<Vec<Part>, String> {
             text: Some(tail.to_string()),
             a2ui: None,
         });
+    }
+    Ok(parts)
+}
+
+/// Reads a whole answer as [`parse_full`] does, then holds every message to
+/// `version`'s envelope: a v0.9 or v1.0 message names its version, that one,
+/// and one of its kinds ([`Version::kinds`]); the first that does not is the
+/// error, with its place (`/<part>/a2ui/<message>`).
+pub fn parse_full_as(text: &str, version: Version) -> Result<Vec<Part>, String> {
+    let parts = parse_full(text)?;
+    for (p, part) in parts.iter().enumerate() {
+        for (m, message) in part.a2ui.iter().flatten().enumerate() {
+            let at = ["/", &p.to_string(), "/a2ui/", &m.to_string()].concat();
+            let named = message.get("version").and_then(Value::as_str);
+            let wrong = match (version.tag(), named) {
+                (Some(_), None) => Some("names no version".to_string()),
+                (Some(want), Some(v)) if v != want => {
+                    Some(["is an A2UI ", v, " message, not ", want].concat())
+                }
+                _ => None,
+            };
+            if let Some(wrong) = wrong {
+                return Err(["Validation failed: ", &at, " ", &wrong].concat());
+            }
+            envelope(message, version).map_err(|e| [&e, " at ", &at].concat())?;
+        }
     }
     Ok(parts)
 }
