@@ -9,7 +9,7 @@
 //! second way.
 //!
 //! ```
-//! use interop::from_a2ui;
+//! use interop::{from_a2ui, to_a2ui, Version};
 //! use serde_json::json;
 //!
 //! let answer = r#"[
@@ -29,6 +29,12 @@
 //! // The Icon has no equivalent: left out, and said so.
 //! assert_eq!(result.notes[0].code, "no_equivalent");
 //! assert_eq!(result.notes[0].path, "/1/updateComponents/components/2");
+//!
+//! // And back, as v1.0 basic-catalog messages (v1.0 writes a heading's
+//! // level as markdown).
+//! let back = to_a2ui(surface, Version::V10);
+//! assert_eq!(back.messages[1]["updateComponents"]["components"][1]["text"],
+//!     json!({"call": "formatString", "args": {"value": "## ${/title}"}}));
 //! ```
 //!
 //! # From A2UI
@@ -71,9 +77,31 @@
 //! `unsupported_function`, `check_dropped`, `event_dropped` (server events),
 //! `unsafe_href`, `no_label`, `missing_child`, `shared_child`,
 //! `not_reachable`, `too_deep`, and `template_expanded`.
+//!
+//! # To A2UI
+//!
+//! [`to_a2ui`] writes `createSurface`, `updateComponents` and (with data)
+//! `updateDataModel` (`path` `/`) for the basic catalog of the version
+//! asked, walking our surface from `root`. Stack, Band, Accordion, Carousel,
+//! Form and a TabPanel become Column; Row, Grid and Columns Row; Card keeps
+//! one child, or its children in a Column `<id>-body` (read back as the
+//! Card's children); Heading becomes Text (v0.9: variant `h1` to `h5`;
+//! v1.0: the text after `#` to `######`); Markdown and Badge Text; Stat,
+//! Quote, List, Disclosure and AccordionItem a Column of Text (ids
+//! `<id>-<prop>`, a Disclosure's children after its summary); Tabs keep a
+//! tab per TabPanel (the panel a Column of its id, read back as that
+//! panel); Toggle and Select a ChoicePicker; a Button (and a Link) a
+//! Button with a Text child `<id>-label` and one action: an event named
+//! after our action, its fields the context, or `openUrl` for `navigate`
+//! and `href`. Functions go back to A2UI's names (`concat` as
+//! `formatString`). Left out and noted: `visible`, Image, Icon, Video,
+//! Spacer, Table, Chart, Counter, the registry blocks (`no_equivalent`),
+//! props without an equivalent (`prop_dropped`). So a surface taken to
+//! A2UI and back keeps every component with a basic-catalog equivalent,
+//! with its id, children, bindings and data.
 
 pub mod a2ui;
 pub mod note;
 
-pub use a2ui::{from_a2ui, from_a2ui_value, FromA2ui, Version};
+pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, FromA2ui, ToA2ui, Version};
 pub use note::{notes_json, Note};

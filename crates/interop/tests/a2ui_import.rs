@@ -2,7 +2,7 @@
 //! under `tests/conformance/`) convert to surfaces the validator accepts,
 //! and bad input is refused message by message with its code and pointer.
 
-use interop::{from_a2ui, from_a2ui_value, FromA2ui};
+use interop::{from_a2ui, from_a2ui_value, to_a2ui, FromA2ui, Version};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use validator_wasm::{validate_surface, Catalog};
@@ -21,7 +21,8 @@ fn examples(relative: &str) -> Vec<(PathBuf, Value)> {
     files.iter().map(|p| (p.clone(), read(p))).collect()
 }
 
-/// Every surface of every example has no validation error.
+/// Every surface of every example has no validation error, nor has it
+/// after a trip to A2UI (either version) and back.
 fn assert_examples_convert(relative: &str, expected: usize) {
     let catalog = Catalog::default_blog();
     let all = examples(relative);

@@ -119,14 +119,27 @@ impl Ids {
         if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
             base.insert_str(0, "c-");
         }
-        let keep = 41usize.saturating_sub(suffix.len() + 3).max(1);
-        base.truncate(keep);
-        let mut id = [base.as_str(), suffix].concat();
-        let mut n = 2usize;
-        while self.taken.contains(&id) || !is_component_id(&id) {
-            id = [base.as_str(), "-", &n.to_string(), suffix].concat();
-            id.truncate(41);
-            n += 1;
+        // A copy's suffix too long for an id is its number instead.
+        let number;
+        let suffix = if suffix.len() > 24 {
+            number = ["-", &self.given.len().to_string()].concat();
+            number.as_str()
+        } else {
+            suffix
+        };
+        let mut id = String::new();
+        for n in 1usize.. {
+            let tag = if n == 1 {
+                String::new()
+            } else {
+                ["-", &n.to_string()].concat()
+            };
+            let mut head = base.clone();
+            head.truncate(41 - suffix.len() - tag.len());
+            id = [head.as_str(), &tag, suffix].concat();
+            if !self.taken.contains(&id) && is_component_id(&id) {
+                break;
+            }
         }
         self.taken.insert(id.clone());
         self.given.insert(key, id.clone());

@@ -3,8 +3,10 @@
 //! - `messages`: the input read as messages and applied in order to the
 //!   surfaces they build (each message whole or refused with a note);
 //! - `values`: bindings, function calls and checks, both ways;
-//! - `import`: a built surface mapped to ours.
+//! - `import`: a built surface mapped to ours;
+//! - `export`: our surface as basic-catalog messages.
 
+mod export;
 mod import;
 mod messages;
 mod values;
@@ -50,6 +52,13 @@ pub struct FromA2ui {
     pub notes: Vec<Note>,
 }
 
+/// What [`to_a2ui`] gives.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToA2ui {
+    pub messages: Vec<Value>,
+    pub notes: Vec<Note>,
+}
+
 /// A2UI messages, given as text: a JSON list (or `{"messages": [...]}`, or
 /// one message), JSON Lines, or an answer with `<a2ui-json>` blocks.
 pub fn from_a2ui(text: &str) -> FromA2ui {
@@ -75,4 +84,11 @@ fn convert(list: Vec<(String, Value)>, mut notes: Vec<Note>) -> FromA2ui {
         .map(|s| import::surface(s, &mut notes))
         .collect();
     FromA2ui { surfaces, notes }
+}
+
+/// Our surface as A2UI basic-catalog messages of `version`:
+/// `createSurface`, `updateComponents`, and `updateDataModel` when it has
+/// data; notes point into the surface.
+pub fn to_a2ui(surface: &Value, version: Version) -> ToA2ui {
+    export::messages(surface, version)
 }

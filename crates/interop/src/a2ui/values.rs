@@ -281,3 +281,116 @@ pub fn import_checks(
     }
     (!out.is_empty()).then_some(Value::Array(out))
 }
+/// Our value as A2UI's; `None` (with a note) when it has no equivalent.
+pub fn export(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Option<Value> {
+    let Value::Object(map) = value else {
+        return Some(value.clone());
+    };
+    if map.contains_key("path") {
+        return Some(value.clone());
+    }
+    let Some(Value::String(name)) = map.get("call") else {
+        return Some(value.clone());
+    };
+    let empty = Map::new();
+    let args = map.get("args").and_then(Value::as_object).unwrap_or(&empty);
+    let at_args = at(at_value, "args");
+    if name == "concat" {
+        return export_concat(args, &at_args, notes);
+    }
+    let (theirs, renames): (&str, &[(&str, &str)]) = match name.as_str() {
+        "formatDate" => ("formatDate", &[("value", "value")]),
+        "formatNumber" => ("formatNumber", &[("value", "value")]),
+        "formatCurrency" => (
+            "formatCurrency",
+            &[("value", "value"), ("currency", "currency")],
+        ),
+        "pluralize" => (
+            "pluralize",
+            &[
+                ("count", "value"),
+                ("zero", "zero"),
+                ("one", "one"),
+                ("other", "other"),
+            ],
+        ),
+        "required" => ("required", &[("value", "value")]),
+        "email" => ("email", &[("value", "value")]),
+        "range" => (
+            "numeric",
+            &[("value", "value"), ("min", "min"), ("max", "max")],
+        ),
+        "minLength" => ("length", &[("value", "value"), ("min", "min")]),
+        "maxLength" => ("length", &[("value", "value"), ("max", "max")]),
+        _ => {
+            notes.push(Note::new(
+                "unsupported_function",
+                at(at_value, "call"),
+                [
+                    "function ",
+                    name,
+                    " has no equivalent in A2UI's basic catalog; the value is left out",
+                ]
+                .concat(),
+            ));
+            return None;
+        }
+    };
+    let mut out = Map::new();
+    for (key, arg) in args {
+        let at_arg = at(&at_args, key);
+        if let Some((_, to)) = renames.iter().find(|(from, _)| from == key) {
+            out.insert((*to).into(), export(arg, &at_arg, notes)?);
+            continue;
+        }
+        match (name.as_str(), key.as_str(), arg) {
+            ("formatDate", "style", Value::String(style)) => {
+                match DATE_STYLES.iter().find(|(s, _)| s == style) {
+                    Some((_, pattern)) => {
+                        out.insert("format".into(), json!(pattern));
+                    }
+                    None => dropped_arg(name, key, &at_args, notes),
+                }
+            }
+            (
+                "formatNumber",
+                "minimumFractionDigits" | "maximumFractionDigits",
+                Value::Number(n),
+            ) => {
+                out.insert("decimals".into(), Value::Number(n.clone()));
+            }
+            _ => dropped_arg(name, key, &at_args, notes),
+        }
+    }
+    if theirs == "formatDate" && !out.contains_key("format") {
+        out.insert("format".into(), json!(DATE_STYLES[1].1));
+    }
+    Some(json!({"call": theirs, "args": out}))
+}
+
+/// `concat` as `formatString`: literals written out (`${` escaped),
+/// bindings as `${/path}`; a nested call has no equivalent.
+fn export_concat(args: &Map<String, Value>, at_args: &str, notes: &mut Vec<Note>) -> Option<Value> {
+    let values = args.get("values").and_then(Value::as_array)?;
+    let mut text = String::new();
+    for (i, value) in values.iter().enumerate() {
+        match value {
+            Value::String(s) => text.push_str(&s.replace("${", "\\${")),
+            Value::Object(map) if map.get("path").is_some_and(Value::is_string) => {
+                text.push_str("${");
+                text.push_str(map["path"].as_str().unwrap_or_default());
+                text.push('}');
+            }
+            Value::Object(_) | Value::Array(_) => {
+                notes.push(Note::new(
+                    "unsupported_function",
+                    at_index(&at(at_args, "values"), i),
+                    "formatString interpolates paths and text here; a nested call is left out",
+                ));
+                return None;
+            }
+            other => text.push_str(&other.to_string()),
+        }
+    }
+    Some(json!({"call": "formatString", "args": {"value": text}}))
+}

@@ -1,0 +1,261 @@
+//! `to_a2ui`: a surface to A2UI messages and back keeps every component
+//! with a basic-catalog equivalent, with its id, children, bindings and
+//! data, over the validator's fixture surfaces; the export rules of SPEC.md
+//! section 14 (flattening, events, openUrl).
+
+use interop::{from_a2ui_value, to_a2ui, Version};
+use serde_json::{json, Value};
+use std::path::Path;
+use validator_wasm::{validate_surface, Catalog, Severity};
+
+/// Ours with a basic-catalog equivalent (the layouts become Column or Row,
+/// Markdown and Badge Text, Link a Button).
+const EQUIVALENT: [&str; 20] = [
+    "Stack",
+    "Row",
+    "Grid",
+    "Columns",
+    "Band",
+    "Card",
+    "Heading",
+    "Text",
+    "Markdown",
+    "Badge",
+    "Button",
+    "Link",
+    "Tabs",
+    "TabPanel",
+    "Toggle",
+    "Select",
+    "Slider",
+    "Divider",
+    "TextField",
+    "Checkbox",
+];
+
+/// Ours written as a Column of Text (or a Column holding the children):
+/// the id stays, so a parent keeps it as a child.
+const FLATTENED: [&str; 8] = [
+    "Stat",
+    "Quote",
+    "List",
+    "Disclosure",
+    "AccordionItem",
+    "Accordion",
+    "Carousel",
+    "Form",
+];
+
+/// The validator's fixture surfaces that have no error or flag.
+fn fixture_surfaces() -> Vec<(String, Value)> {
+    let catalog = Catalog::default_blog();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../validator-wasm/fixtures");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "json"))
+    {
+        let suite: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        for case in suite["cases"].as_array().into_iter().flatten() {
+            let input = &case["input"];
+            let usable = case["kind"] == "surface"
+                && case.get("catalog").is_none()
+                && input["components"].is_array()
+                && validate_surface(input, &catalog)
+                    .iter()
+                    .all(|i| i.severity == Severity::Warning);
+            if usable {
+                out.push((
+                    case["name"].as_str().unwrap_or_default().to_string(),
+                    input.clone(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The bindings in a value, in document order.
+fn bindings(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Object(map) if map.len() == 1 && map.get("path").is_some_and(Value::is_string) => {
+            out.push(value.clone())
+        }
+        Value::Object(map) => map.values().for_each(|v| bindings(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| bindings(v, out)),
+        _ => {}
+    }
+}
+
+fn kept(component: &Value) -> (Value, Value, Vec<Value>) {
+    let mut found = Vec::new();
+    bindings(&component["props"], &mut found);
+    let children = component.get("children").cloned().unwrap_or(json!([]));
+    (component["id"].clone(), children, found)
+}
+
+#[test]
+fn a_round_trip_keeps_components_with_an_equivalent() {
+    let surfaces = fixture_surfaces();
+    assert!(surfaces.len() >= 40, "{} fixture surfaces", surfaces.len());
+    let mut compared = 0;
+    for version in [Version::V10, Version::V09] {
+        for (name, surface) in &surfaces {
+            let exported = to_a2ui(surface, version);
+            let back = from_a2ui_value(&Value::Array(exported.messages.clone()));
+            assert_eq!(
+                back.surfaces.len(),
+                1,
+                "{name} ({version:?}): {:?}",
+                back.notes
+            );
+            let again = &back.surfaces[0];
+            let data = surface.get("data").cloned().unwrap_or(json!({}));
+            assert_eq!(again["data"], data, "{name} ({version:?})");
+            let components = again["components"].as_array().unwrap();
+            for (i, component) in surface["components"].as_array().unwrap().iter().enumerate() {
+                let name_of = component["component"].as_str().unwrap_or_default();
+                if !EQUIVALENT.contains(&name_of) {
+                    continue;
+                }
+                let id = &component["id"];
+                let Some(twin) = components.iter().find(|c| &c["id"] == id) else {
+                    panic!(
+                        "{name} ({version:?}): {id} lost\n{:#}\n{:?}",
+                        exported.messages[1], back.notes
+                    );
+                };
+                let (id, children, found) = kept(component);
+                // Children with no equivalent (Image, Spacer...) are left out.
+                let written = |child: &&Value| {
+                    let all = surface["components"].as_array().unwrap();
+                    let named = all.iter().find(|c| &&c["id"] == child);
+                    let name = named
+                        .and_then(|c| c["component"].as_str())
+                        .unwrap_or_default();
+                    EQUIVALENT.contains(&name) || FLATTENED.contains(&name) || name == "TextArea"
+                };
+                let children: Value = children
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(written)
+                    .cloned()
+                    .collect();
+                let (twin_id, twin_children, twin_found) = kept(twin);
+                assert_eq!(
+                    (twin_id, twin_children),
+                    (id, children),
+                    "{name} ({version:?})"
+                );
+                // A binding inside what A2UI cannot hold (a call nested in
+                // concat) goes with it, noted.
+                let at = format!("/components/{i}/");
+                if !exported.notes.iter().any(|n| n.path.starts_with(&at)) {
+                    assert_eq!(twin_found, found, "{name} ({version:?})");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared} components compared");
+}
+
+#[test]
+fn export_flattens_ours_and_names_events_after_actions() {
+    let surface = json!({
+        "id": "s", "kind": "surface", "catalog": "blog@1",
+        "components": [
+            {"id": "root", "component": "Stack", "children": ["hits", "go", "docs", "more"]},
+            {"id": "hits", "component": "Stat", "props": {"label": "Hits", "value": {"path": "/hits"}}},
+            {"id": "go", "component": "Button", "props": {"label": "Go", "onClick": {"action": "toggle", "path": "/open"}}},
+            {"id": "docs", "component": "Button", "props": {"label": "Docs", "href": "/docs"}},
+            {"id": "more", "component": "Disclosure", "props": {"summary": "More"}, "children": ["body"]},
+            {"id": "body", "component": "Text", "props": {"text": "Hidden", "tone": "small"}}
+        ],
+        "data": {"hits": 3, "open": false}
+    });
+    let out = to_a2ui(&surface, Version::V10);
+    assert_eq!(out.notes, []);
+    assert_eq!(out.messages[0]["version"], "v1.0");
+    assert_eq!(
+        out.messages[0]["createSurface"]["catalogId"],
+        "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"
+    );
+    let components = out.messages[1]["updateComponents"]["components"]
+        .as_array()
+        .unwrap();
+    let by_id = |id: &str| {
+        components
+            .iter()
+            .find(|c| c["id"] == id)
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    assert_eq!(
+        by_id("hits"),
+        json!({"id": "hits", "component": "Column", "children": ["hits-label", "hits-value"]})
+    );
+    assert_eq!(by_id("hits-value")["text"], json!({"path": "/hits"}));
+    assert_eq!(
+        by_id("go")["action"],
+        json!({"event": {"name": "toggle", "context": {"path": "/open"}}})
+    );
+    assert_eq!(
+        by_id("go-label"),
+        json!({"id": "go-label", "component": "Text", "text": "Go"})
+    );
+    assert_eq!(
+        by_id("docs")["action"],
+        json!({"functionCall": {"call": "openUrl", "args": {"url": "/docs"}}})
+    );
+    assert_eq!(by_id("more")["children"], json!(["more-summary", "body"]));
+    assert_eq!(by_id("body")["variant"], "caption");
+    assert_eq!(
+        out.messages[2]["updateDataModel"],
+        json!({"surfaceId": "s", "path": "/", "value": {"hits": 3, "open": false}})
+    );
+    // v0.9 writes heading levels as variants, v1.0 as markdown.
+    let heading = json!({"id": "s", "components": [{"id": "root", "component": "Heading", "props": {"level": 3, "text": "Hi"}}]});
+    let v09 = to_a2ui(&heading, Version::V09);
+    assert_eq!(
+        v09.messages[1]["updateComponents"]["components"][0],
+        json!({"id": "root", "component": "Text", "text": "Hi", "variant": "h3"})
+    );
+    let v10 = to_a2ui(&heading, Version::V10);
+    assert_eq!(
+        v10.messages[1]["updateComponents"]["components"][0]["text"],
+        "### Hi"
+    );
+    assert_eq!(v10.messages.len(), 2);
+}
+
+#[test]
+fn what_a2ui_cannot_hold_is_noted() {
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["pic"], "visible": {"path": "/show"}},
+        {"id": "pic", "component": "Image", "props": {"src": "/a.png", "alt": "A"}}
+    ]});
+    let out = to_a2ui(&surface, Version::V10);
+    let codes: Vec<_> = out
+        .notes
+        .iter()
+        .map(|n| (n.code, n.path.as_str()))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ("prop_dropped", "/components/0/visible"),
+            ("no_equivalent", "/components/1")
+        ]
+    );
+    assert_eq!(
+        out.messages[1]["updateComponents"]["components"],
+        json!([{"id": "root", "component": "Column", "children": []}])
+    );
+}
