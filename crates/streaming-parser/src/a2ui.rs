@@ -43,7 +43,9 @@
 //! names ([`Version::of`]; one naming none as the stream's), so
 //! [`A2uiReader`] reads either: a v1.0 `createSurface` may leave out its
 //! `catalogId` and carry the surface's first `components` (taken as an
-//! update is, the message keeping those shown) and `dataModel`; its
+//! update is, the message keeping those shown; while it streams, its start
+//! goes out once its components have begun, and they follow as an update's
+//! would, its data with it once whole) and `dataModel`; its
 //! `updateDataModel` needs a `value` (`null` deletes);
 //! `callRendererFunction` and `agentFunctionResponse` name no surface and
 //! go out as they complete. A message whose envelope key is none of its
@@ -233,6 +235,9 @@ pub fn envelope(message: &Value, version: Version) -> Result<(&str, &Value), Str
 /// One change a reading made to what was emitted, with the value before.
 #[derive(Debug, Clone)]
 enum Undo {
+    /// A surface started by a reading of its `createSurface`, and the start
+    /// message that went out.
+    Started(String, Value),
     /// A component (or placeholder) shown: surface, id.
     Shown(String, String, Option<Value>),
     /// A data value shown: scope (surface, path), key.

@@ -292,7 +292,7 @@ pub fn a2ui(data: &[u8]) {
 /// What the A2UI reader's parts leave once applied, as a renderer keeps
 /// them: prose, error, and per surface its start message (`createSurface`,
 /// v0.8's `beginRendering`; a v1.0 `createSurface`'s `components` and
-/// `dataModel` taken as an update and the initial data), data (v0.9's and
+/// `dataModel` taken as an update and a data update), data (v0.9's and
 /// v1.0's values merged at their path, top-level members one by one, a
 /// `null` deleting; v0.8's entries by key) and the components reachable from
 /// its root (latest by id); and, when there are any, the `calls` that name
@@ -367,8 +367,8 @@ pub fn a2ui_state(document: &Value) -> Value {
                     let mut created = body.clone();
                     if let Some(created) = created.as_object_mut() {
                         created.remove("components");
-                        if let Some(Value::Object(data)) = created.remove("dataModel") {
-                            surface["data"] = Value::Object(data);
+                        if let Some(data) = created.remove("dataModel") {
+                            set_data(&mut surface["data"], "", &data);
                         }
                     }
                     surface["created"] = created;

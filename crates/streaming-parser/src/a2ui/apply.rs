@@ -2,6 +2,7 @@
 //! the updates that waited for it; component updates emit the reachable
 //! tree when something in it changed; data updates emit only what is new.
 
+use super::sniff::bare_start;
 use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
 use super::{envelope, A2uiStream, Undo, Version};
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -58,14 +59,20 @@ impl A2uiStream {
                 Version::V08 => body.get("root").and_then(Value::as_str).map(String::from),
                 _ => Some(String::from("root")),
             };
+            let read = self.undo.iter().find_map(|u| match u {
+                Undo::Started(s, start) if *s == surface_id => Some(start.clone()),
+                _ => None,
+            });
             let state = self.surfaces.entry(surface_id.clone()).or_default();
             state.started = true;
             state.root = root;
             state.reach_again(self.version)?;
-            let start = self.start_message(&surface_id, message)?;
+            let mut out = match read {
+                Some(shown) => self.rest_of_start(&surface_id, message, &shown)?,
+                None => alloc::vec![self.start_message(&surface_id, message)?],
+            };
             let state = self.surfaces.entry(surface_id).or_default();
             let pending = core::mem::take(&mut state.pending);
-            let mut out = alloc::vec![start];
             for waiting in pending {
                 out.extend(self.handle(waiting)?);
             }
@@ -141,6 +148,36 @@ impl A2uiStream {
             }
         }
         Ok(message)
+    }
+
+    /// What is left to emit of a start whose readings started its surface
+    /// (`shown`, the start they sent) and showed its components as they
+    /// streamed: the components that changed since, as an update, its data
+    /// as a data update, and the start again first if it says more than
+    /// the readings did (a member after the components).
+    fn rest_of_start(
+        &mut self,
+        surface_id: &str,
+        message: Value,
+        shown: &Value,
+    ) -> Result<Vec<Value>, String> {
+        let body = message.get("createSurface").cloned().unwrap_or_default();
+        self.check_required(&body)?;
+        let start = bare_start(&message);
+        let mut out = Vec::new();
+        if start != *shown {
+            out.push(start);
+        }
+        let [_, update, data, ..] = Version::V10.kinds() else {
+            return Ok(out);
+        };
+        out.extend(self.components_of(update, surface_id, &body, &message, BTreeMap::new())?);
+        if let Some(value) = body.get("dataModel") {
+            let tag = message.get("version").cloned();
+            let update = json!({"version": tag, *data: {"surfaceId": surface_id, "value": value}});
+            out.extend(self.data_delta(&update, data));
+        }
+        Ok(out)
     }
 
     /// Takes an update (or a delete) for a started surface, after the

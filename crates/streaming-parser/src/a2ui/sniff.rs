@@ -118,7 +118,12 @@ impl A2uiStream {
         let Some(partial) = crate::partial::parse(text, cuttable) else {
             return Ok(());
         };
-        let Some(body) = partial.value.get(update) else {
+        // A v1.0 `createSurface` carrying components streams them as an
+        // update would, its surface started once they have begun.
+        let starting = self.version_of(&partial.value) == Version::V10
+            && partial.value["createSurface"]["components"].is_array();
+        let key = if starting { "createSurface" } else { update };
+        let Some(body) = partial.value.get(key) else {
             return Ok(());
         };
         let Some(surface_id) = body
@@ -128,6 +133,9 @@ impl A2uiStream {
         else {
             return Ok(());
         };
+        if starting {
+            self.start_reading(&surface_id, &partial.value, parts)?;
+        }
         if !self.surfaces.get(&surface_id).is_some_and(|s| s.started) {
             return Ok(());
         }
@@ -182,6 +190,30 @@ impl A2uiStream {
 }
 
 impl A2uiStream {
+    /// Starts, from a reading of its unfinished `createSurface`, a surface
+    /// not started yet (and with no update waiting for it): its start goes
+    /// out without the components and data, which follow as they stream.
+    fn start_reading(
+        &mut self,
+        surface_id: &str,
+        message: &Value,
+        parts: &mut Vec<Part>,
+    ) -> Result<(), String> {
+        let state = self.surfaces.entry(surface_id.into()).or_default();
+        if state.started || !state.pending.is_empty() {
+            return Ok(());
+        }
+        state.started = true;
+        state.root = Some(String::from("root"));
+        state.reach_again(self.version)?;
+        let start = bare_start(message);
+        self.undo
+            .push(Undo::Started(surface_id.into(), start.clone()));
+        self.provisional += 1;
+        push_message(parts, start);
+        Ok(())
+    }
+
     /// Whether the text so far ends inside a message.
     pub(super) fn in_message(&self) -> bool {
         !self.open.is_empty()
@@ -194,6 +226,13 @@ impl A2uiStream {
     pub(super) fn read_again(&mut self, parts: &mut Vec<Part>) -> Result<(), String> {
         for undo in self.undo.drain(..).rev() {
             match undo {
+                Undo::Started(surface, _) => {
+                    if let Some(state) = self.surfaces.get_mut(&surface) {
+                        state.started = false;
+                        state.root = None;
+                        state.reach.clear();
+                    }
+                }
                 Undo::Shown(surface, id, old) => {
                     if let Some(state) = self.surfaces.get_mut(&surface) {
                         match old {
@@ -239,4 +278,17 @@ fn is_cuttable(key: &str) -> bool {
 /// [`is_cuttable`] but for `valueString`, a data value that may be a URL.
 fn is_cuttable_but_a_value(key: &str) -> bool {
     key != "valueString" && is_cuttable(key)
+}
+
+/// A `createSurface` message without the components and data it carries.
+pub(super) fn bare_start(message: &Value) -> Value {
+    let mut start = message.clone();
+    if let Some(body) = start
+        .get_mut("createSurface")
+        .and_then(Value::as_object_mut)
+    {
+        body.remove("components");
+        body.remove("dataModel");
+    }
+    start
 }

@@ -466,6 +466,52 @@ fn a_v1_0_stream_is_read_by_its_messages_version() {
     assert_eq!(testkit::properties::a2ui_state(&document(&bytes)), state);
 }
 
+/// A v1.0 `createSurface` carrying its components shows them as they
+/// stream, its start first; any split of the text, also one inside it,
+/// with a member after its components, a text ending inside it, or a
+/// refused component, ends in what the whole text gives.
+#[test]
+fn a_v1_0_create_surface_streams_its_components() {
+    let head = r#"<a2ui-json>[{"version":"v1.0","createSurface":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a"]},"#;
+    let mut r = A2uiReader::new();
+    r.push(head);
+    let state = testkit::properties::a2ui_state(&r.document());
+    let root = &state["surfaces"]["s"]["components"]["root"];
+    assert_eq!(root["children"], json!(["loading_a"]), "{state}");
+    let texts = [
+        [head, r#"{"id":"a","component":"Text","text":"Hi"}],"dataModel":{"n":1}}}]</a2ui-json>"#].concat(),
+        [head, r#"{"id":"a","component":"Text","text":"Hi"}],"catalogId":"c","sendDataModel":true}}]</a2ui-json>"#].concat(),
+        [head, r#"{"id":"a","component":"Text","text":"Hi"}"#].concat(),
+        [head, r#"{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>"#].concat(),
+    ];
+    let document = |chunks: &[&[u8]]| {
+        let mut r = A2uiReader::new();
+        for chunk in chunks {
+            r.push_bytes(chunk);
+        }
+        r.finish();
+        testkit::properties::a2ui_state(&r.document())
+    };
+    for text in &texts {
+        let bytes = text.as_bytes();
+        let whole = document(&[bytes]);
+        for at in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(at);
+            assert_eq!(document(&[a, b]), whole, "{text:?} split at {at}");
+        }
+        let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
+    }
+    let whole = document(&[texts[1].as_bytes()]);
+    let created = &whole["surfaces"]["s"]["created"];
+    assert_eq!(created["catalogId"], "c");
+    let refused = document(&[texts[3].as_bytes()]);
+    assert!(
+        refused["error"].as_str().unwrap().contains("Circular"),
+        "{refused}"
+    );
+}
+
 /// What v1.0 requires and v0.9 does not, and the reverse: a v1.0 data update
 /// needs its `value`, a v0.9 `createSurface` its `catalogId`.
 #[test]
