@@ -41,17 +41,19 @@
 //!
 //! A v0.9 or v1.0 stream reads each message as the version its `version`
 //! names ([`Version::of`]; one naming none as the stream's), so
-//! [`A2uiReader`] reads either: a v1.0 `createSurface` may leave out its
-//! `catalogId` and carry the surface's first `components` (taken as an
-//! update is, the message keeping those shown; while it streams, its start
-//! goes out once its components have begun, and they follow as an update's
-//! would, its data with it once whole) and `dataModel`; its
-//! `updateDataModel` needs a `value` (`null` deletes);
-//! `callRendererFunction` and `agentFunctionResponse` name no surface and
-//! go out as they complete. A message whose envelope key is none of its
-//! version's kinds is an error ([`envelope`]); [`parse_full_as`] also holds a
-//! whole answer's messages to one version. Models' slips are read as
-//! meant: a closer past a dropped one closes it too, a message whose last
+//! [`A2uiReader`] reads either. A v1.0 `createSurface` may leave out its
+//! `catalogId` and carry the surface's first `components` and `dataModel`:
+//! the components are taken as an update's are, the message keeping of
+//! them those shown; while it streams, its start goes out once its
+//! components have begun, they follow as an update's would, and its data
+//! goes out as a data update once it is whole. A v1.0 `updateDataModel`
+//! needs a `value` (`null` deletes); `callRendererFunction` and
+//! `agentFunctionResponse` name no surface and go out as they complete. A
+//! message whose envelope key is none of its version's kinds is an error
+//! ([`envelope`]); [`parse_full_as`] also holds a whole answer's messages to
+//! one version.
+//!
+//! Models' slips are read as meant: a closer past a dropped one closes it too, a message whose last
 //! brace was dropped ends where the next one starts or where the block
 //! ends.
 //!
