@@ -60,6 +60,24 @@ fn assert_examples_convert(relative: &str, expected: usize) {
                 "{}: {errors:?}\n{surface:#}",
                 file.display()
             );
+            // And back to A2UI and here again, still without errors.
+            for version in [Version::V09, Version::V10] {
+                let messages = Value::Array(to_a2ui(surface, version).messages);
+                let again = from_a2ui_value(&messages);
+                assert_eq!(
+                    again.surfaces.len(),
+                    1,
+                    "{}: {:?}",
+                    file.display(),
+                    again.notes
+                );
+                let issues = validate_surface(&again.surfaces[0], &catalog);
+                assert!(
+                    issues.iter().all(|i| !i.is_error()),
+                    "{}: {issues:?}",
+                    file.display()
+                );
+            }
         }
     }
 }
