@@ -301,6 +301,10 @@ impl A2uiStream {
             return self.contents_update(body);
         }
         let Some(Value::Object(value)) = body.get("value") else {
+            // A value that is no object replaces what was at its path (or,
+            // `null` or left out, deletes it): nothing at or below the path
+            // counts as emitted any more, so what comes again goes out.
+            self.forget_below(&data_scope(body));
             return Some(message.clone());
         };
         let seen = self.data_seen.entry(data_scope(body)).or_default();
@@ -321,6 +325,34 @@ impl A2uiStream {
         out.insert("value".into(), Value::Object(delta));
         let tag = self.version_of(message).tag().unwrap_or("v0.9");
         Some(json!({"version": tag, kind: out}))
+    }
+
+    /// Forgets the data values emitted at or below a surface's path: every
+    /// value of a scope at or below it, and of a scope above it the member
+    /// the path goes through.
+    fn forget_below(&mut self, (surface, path): &(String, String)) {
+        let path = path.trim_end_matches('/');
+        for (scope, seen) in self.data_seen.iter_mut() {
+            if scope.0 != *surface {
+                continue;
+            }
+            let at = scope.1.trim_end_matches('/');
+            let forget: Vec<String> = match path.strip_prefix(at) {
+                _ if at == path || at.strip_prefix(path).is_some_and(|r| r.starts_with('/')) => {
+                    seen.keys().cloned().collect()
+                }
+                Some(rest) if rest.starts_with('/') => {
+                    let segment = rest[1..].split('/').next().unwrap_or_default();
+                    alloc::vec![segment.replace("~1", "/").replace("~0", "~")]
+                }
+                _ => Vec::new(),
+            };
+            for key in forget {
+                if let Some(old) = seen.remove(&key) {
+                    self.undo.push(Undo::Data(scope.clone(), key, Some(old)));
+                }
+            }
+        }
     }
 
     /// A v0.8 data update with its entries that have a key and a value (the

@@ -597,3 +597,33 @@ fn a_catalogs_cuttable_keys_show_cut_strings() {
     let root = &messages[0]["updateComponents"]["components"][0];
     assert!(root.get("body").is_none(), "{root}");
 }
+
+/// A value deleted (`null`) or replaced by one that is no object is no
+/// longer counted as emitted: sent again, it goes out again.
+#[test]
+fn a_deleted_value_goes_out_again() {
+    let data = |path: &str, value: &str| {
+        format!(
+            r#"{{"version":"v1.0","updateDataModel":{{"surfaceId":"s","path":"{path}","value":{value}}}}},"#
+        )
+    };
+    let text = [
+        r#"<a2ui-json>[{"version":"v1.0","createSurface":{"surfaceId":"s"}},"#,
+        &data("/", r#"{"a":{"x":1},"b":2}"#),
+        &data("/a", r#"{"y":3}"#),
+        &data("/a", "null"),
+        &data("/", r#"{"a":{"x":1},"b":2}"#),
+        &data("/a", r#"{"y":3}"#),
+        "]</a2ui-json>",
+    ]
+    .concat();
+    let mut r = A2uiReader::new();
+    r.push(&text);
+    r.finish();
+    let state = testkit::properties::a2ui_state(&r.document());
+    assert_eq!(
+        state["surfaces"]["s"]["data"],
+        json!({"a": {"x": 1, "y": 3}, "b": 2}),
+        "{state}"
+    );
+}
