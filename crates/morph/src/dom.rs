@@ -39,7 +39,6 @@ pub const ELEMENT: i32 = 3;
 pub const EQUAL: i32 = 0;
 pub const SAME_TAG: i32 = 1;
 pub const TEXT_DIFFERS: i32 = 2;
-pub const CONTAINS: i32 = 3;
 
 /// What [`select`] finds.
 pub const KEYED: i32 = 0;
@@ -129,7 +128,7 @@ unsafe extern "C" {
     /// [`FIRST`] child, [`NEXT`] sibling, [`PARENT`] or [`ELEMENT`].
     #[link_name = "n"]
     pub safe fn nav(node: H, way: i32) -> H;
-    /// [`EQUAL`], [`SAME_TAG`], [`TEXT_DIFFERS`], `a` [`CONTAINS`] `b`.
+    /// [`EQUAL`], [`SAME_TAG`], [`TEXT_DIFFERS`].
     #[link_name = "t"]
     pub safe fn test(a: H, b: H, what: i32) -> i32;
     /// The number of the element's key of kind `kind` (0 `id`, 1

@@ -127,10 +127,24 @@
 //! An element's key is its `id`, else `data-section-id`, else
 //! `data-component-id` (three namespaces). A key is *persistent* when exactly
 //! one element carries it in the old tree and one in the new, with the same
-//! tag ([`keys::Keys`]). Every element gets an *id set*: the persistent keys of
-//! itself and its descendants ([`keys::IdSet`]), found with one
-//! `querySelectorAll` per tree and a walk up from each keyed element. The id
-//! sets let a decision at the top of the tree see the keyed nodes deep below.
+//! tag ([`keys::Keys`]). Every element has an *id set*: the persistent keys of
+//! itself and its descendants that no new node has claimed yet (a new node
+//! claims its key when it is morphed). The id sets let a decision at the top
+//! of the tree see the keyed nodes deep below.
+//!
+//! They are never listed (that costs keys × depth: an id on each of N
+//! nested elements would make N²/2 entries). The persistent keyed elements
+//! of each tree, found with one `querySelectorAll`, are ranked in document
+//! order, so the keys at and below an element are the ranks of one range;
+//! each element gets its range by walks up from the ranked elements, each
+//! stopping at a node an earlier walk reached, so every node is walked at
+//! most twice. [`keys::Ranks`] holds, by old rank, the new rank of each key
+//! not claimed yet, and gives the least over a range in O(log n). Since the
+//! new tree is morphed in document order, every key of a lower new rank than
+//! a new node's is claimed when that node is matched: an old element's id set
+//! meets the new node's exactly when the least new rank over the old
+//! element's range falls in the new node's range, and it holds a key when
+//! that least is not "none".
 //!
 //! ## 3. Morph children, left to right
 //!
@@ -142,7 +156,10 @@
 //!    that, the first soft match holding no persistent key, unless two of the
 //!    upcoming new siblings soft-match old nodes before it (then inserting is
 //!    cheaper than consuming their matches). The search stops at the focused
-//!    element, so focus is never moved away, and, for a new child holding no
+//!    element, so focus is never moved away (the focused element's ancestors
+//!    are marked once per morph, and unmarked as the focus moves out of them:
+//!    `contains` at every level would climb the whole depth each time), and,
+//!    for a new child holding no
 //!    key, at an old node holding some (a departure from idiomorph 0.8):
 //!    reaching past it would park that keyed subtree in the pantry and
 //!    rebuild its keyless parents around it, where creating the keyless
@@ -150,8 +167,7 @@
 //!    instead of 129). Old nodes skipped over are removed; the match is
 //!    morphed (step 4); the cursor moves past it.
 //! 2. Else, if the new child's key is persistent, the old element with that key
-//!    is **moved** here from wherever it is (its key is first removed from its
-//!    old ancestors' id sets), then morphed.
+//!    is **moved** here from wherever it is, then morphed.
 //! 3. Else a node is **created**: the new node itself (it is clean and inert),
 //!    or, if it holds persistent keys, an empty element of its tag that is then
 //!    morphed, so the keyed old nodes move into it.

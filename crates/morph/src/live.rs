@@ -4,9 +4,10 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ops::Range;
 
 use crate::dom::{self, Js, H};
-use crate::keys::{IdSet, Keys};
+use crate::keys::{Keys, Ranks};
 use crate::rules;
 
 /// The attribute that outlines a changed element for a while.
@@ -82,11 +83,26 @@ fn select(root: H, what: i32) -> Vec<H> {
         .collect()
 }
 
-/// Per-node facts: the node's own key, and its id set.
+/// Per-node facts: the node's own key, and its id set: the ranks of its
+/// tree's persistent keyed elements at and below it, from `first - 1` up to
+/// `end` (both 0: none).
 #[derive(Default, Clone)]
 struct Info {
     key: Option<u32>,
-    set: IdSet,
+    /// [`FIRST`], [`END`], and [`FOCUS`]: 1 if it holds the focused element
+    /// (known here: `contains` would climb the whole depth each time).
+    marks: [u32; 3],
+}
+
+/// The marks of [`Info`].
+const FIRST: usize = 0;
+const END: usize = 1;
+const FOCUS: usize = 2;
+
+impl Info {
+    fn ranks(&self) -> Range<u32> {
+        self.marks[FIRST].saturating_sub(1)..self.marks[END]
+    }
 }
 
 /// A new node as matching sees it.
@@ -99,7 +115,7 @@ struct Probe<'a> {
 
 impl Probe<'_> {
     fn holds_keys(&self) -> bool {
-        self.facts.is_some_and(|f| !f.set.is_empty())
+        self.facts.is_some_and(|f| f.marks[FIRST] != 0)
     }
 }
 
@@ -134,10 +150,11 @@ struct Morph<'a> {
     keys: Keys<i32>,
     /// Facts by node handle, for keyed nodes and their ancestors.
     facts: Vec<Option<Info>>,
+    /// The persistent keys not claimed yet, by old rank.
+    ranks: Ranks,
     /// Old elements by persistent key number.
     old_by_key: Vec<H>,
     pantry: H,
-    active: H,
     changed: Vec<H>,
     /// Elements inserted as they came (not morphed): their disclosures are
     /// recorded at the end.
@@ -203,13 +220,15 @@ fn morph_range(
         root,
         keys: Keys::default(),
         facts: Vec::new(),
+        ranks: Ranks::default(),
         old_by_key: Vec::new(),
         pantry: 0,
-        active,
         changed: Vec::new(),
         created: Vec::new(),
     };
     m.index_trees(target, new_root);
+    // The focused element and its ancestors: looking past one would move it.
+    m.climb(active, root, FOCUS, 0, 1);
     m.morph_children(root, new_root, start, end);
     if m.pantry != 0 {
         dom::remove(m.pantry);
@@ -243,13 +262,14 @@ fn unchanged(start: H, end: H, new_root: H) -> bool {
 }
 
 impl Morph<'_> {
-    /// Numbers every key of both trees (old first), then builds the id
-    /// sets: each persistent key is added to its element and every ancestor
-    /// below the tree's root.
+    /// Numbers every key of both trees (old first), then ranks each tree's
+    /// persistent keyed elements in document order and gives them and their
+    /// ancestors below the tree's root the range of ranks below them.
     fn index_trees(&mut self, target: H, new_root: H) {
         let mut old = select(target, dom::KEYED);
+        // In document order: the target (if morphed and keyed) first.
         if self.options.outer && element_key(target).is_some() {
-            old.push(target);
+            old.insert(0, target);
         }
         let new = select(new_root, dom::KEYED);
         let mut numbered = Vec::with_capacity(old.len() + new.len());
@@ -264,6 +284,7 @@ impl Morph<'_> {
             }
         }
         self.old_by_key.resize(self.keys.len(), 0);
+        let (mut old_ranked, mut new_ranked) = (Vec::new(), Vec::new());
         for (el, id, is_old) in numbered {
             if let Some(info) = self.facts_mut(el) {
                 info.key = Some(id);
@@ -275,15 +296,46 @@ impl Morph<'_> {
                 if let Some(slot) = self.old_by_key.get_mut(id as usize) {
                     *slot = el;
                 }
+                old_ranked.push(el);
+            } else {
+                new_ranked.push(el);
             }
-            let stop = if is_old { self.root } else { new_root };
-            let mut node = el;
-            while node != 0 && node != stop {
-                if let Some(info) = self.facts_mut(node) {
-                    info.set.insert(id);
-                }
-                node = dom::nav(node, dom::PARENT);
+        }
+        self.ranges(&old_ranked, self.root);
+        self.ranges(&new_ranked, new_root);
+        // By old rank, the new rank of the key.
+        self.ranks = Ranks::new(old_ranked.len());
+        for (new, &el) in (0..).zip(&new_ranked) {
+            if let Some(f) = self.persistent_old(el).and_then(|o| self.facts(o)) {
+                self.ranks.set(f.ranks().start, new);
             }
+        }
+    }
+
+    /// Gives `els` (ranked, in document order) and their ancestors below
+    /// `stop` their ranges. A node's first rank is that of the first
+    /// element to reach it walking up, its end that of the last walking up
+    /// in reverse order; each walk stops at a node reached before (its
+    /// ancestors were too), so every node is walked twice at most.
+    fn ranges(&mut self, els: &[H], stop: H) {
+        for (rank, &el) in (1..).zip(els) {
+            self.climb(el, stop, FIRST, 0, rank);
+        }
+        for (rank, &el) in els.iter().enumerate().rev() {
+            self.climb(el, stop, END, 0, rank as u32 + 1);
+        }
+    }
+
+    /// Walks up from `el` to below `stop`, turning each node's `mark` from
+    /// `from` to `to`, until one is not `from` (it was reached before).
+    fn climb(&mut self, el: H, stop: H, mark: usize, from: u32, to: u32) {
+        let mut node = el;
+        while node != 0 && node != stop {
+            match self.facts_mut(node).and_then(|f| f.marks.get_mut(mark)) {
+                Some(m) if *m == from => *m = to,
+                _ => break,
+            }
+            node = dom::nav(node, dom::PARENT);
         }
     }
 
@@ -316,7 +368,10 @@ impl Morph<'_> {
                 }
             }
             if let Some(old) = self.persistent_old(new_child) {
-                self.detach_key(old);
+                // Its old ancestors no longer hold the focus, if it does.
+                if self.facts(old).is_some_and(|f| f.marks[FOCUS] != 0) {
+                    self.climb(dom::nav(old, dom::PARENT), 0, FOCUS, 1, 0);
+                }
                 dom::insert(old_parent, old, cursor);
                 self.morph_node(old, new_child);
                 cursor = dom::nav(old, dom::NEXT);
@@ -349,11 +404,11 @@ impl Morph<'_> {
             if self.is_soft_match(old, facts, &probe) {
                 let shared = facts
                     .zip(probe.facts)
-                    .is_some_and(|(o, n)| o.set.intersects(&n.set));
+                    .is_some_and(|(o, n)| n.ranks().contains(&self.ranks.least(o.ranks())));
                 if shared {
                     return Some(old);
                 }
-                if matches!(soft, Soft::None) && facts.is_none_or(|f| f.set.is_empty()) {
+                if matches!(soft, Soft::None) && !self.holds(facts) {
                     if !probe.holds_keys() {
                         // No id set match can come: this one is final.
                         return Some(old);
@@ -375,14 +430,14 @@ impl Morph<'_> {
                 }
             }
             // Looking past the focused element would move it: stop here.
-            if self.active != 0 && test(old, self.active, dom::CONTAINS) {
+            if facts.is_some_and(|f| f.marks[FOCUS] != 0) {
                 break;
             }
             // A new node holding no key never reaches past an old one that
             // holds some: matching beyond it would park that whole subtree
             // in the pantry and rebuild its parents as shells, where
             // creating the one keyless node costs a single insert.
-            if !probe.holds_keys() && facts.is_some_and(|f| !f.set.is_empty()) {
+            if !probe.holds_keys() && self.holds(facts) {
                 break;
             }
             old = dom::nav(old, dom::NEXT);
@@ -410,8 +465,9 @@ impl Morph<'_> {
         }
     }
 
-    fn holds_keys(&self, node: H) -> bool {
-        self.facts(node).is_some_and(|f| !f.set.is_empty())
+    /// Whether an old node holds a persistent key not claimed yet.
+    fn holds(&self, facts: Option<&Info>) -> bool {
+        facts.is_some_and(|f| self.ranks.least(f.ranks()) != u32::MAX)
     }
 
     /// Same node type and tag, and an old key (if any) equal to the new one.
@@ -441,23 +497,6 @@ impl Morph<'_> {
         self.old_by_key.get(key as usize).copied()
     }
 
-    /// The element leaves its old place: its ancestors no longer hold its key.
-    fn detach_key(&mut self, el: H) {
-        let Some(key) = self.facts(el).and_then(|f| f.key) else {
-            return;
-        };
-        let mut node = dom::nav(el, dom::PARENT);
-        while node != 0 {
-            if let Some(Some(info)) = usize::try_from(node)
-                .ok()
-                .and_then(|at| self.facts.get_mut(at))
-            {
-                info.set.remove(key);
-            }
-            node = dom::nav(node, dom::PARENT);
-        }
-    }
-
     fn remove_between(&mut self, from: H, to: H) {
         let mut cursor = from;
         while cursor != 0 && cursor != to {
@@ -471,7 +510,7 @@ impl Morph<'_> {
     /// a persistent key that a later new node will ask for.
     fn remove(&mut self, old: H) {
         self.mark(dom::nav(old, dom::PARENT));
-        if self.holds_keys(old) {
+        if self.holds(self.facts(old)) {
             // A hidden element just outside the body, so parked nodes stay
             // connected and `moveBefore` keeps their state.
             if self.pantry == 0 {
@@ -488,7 +527,7 @@ impl Morph<'_> {
     /// shell morphed toward it, so the keyed old nodes move into it.
     fn create(&mut self, parent: H, new: H, before: H) -> H {
         let is_element = dom::kind(new) == ELEMENT_NODE;
-        if is_element && self.holds_keys(new) {
+        if is_element && self.facts(new).is_some_and(|f| f.marks[FIRST] != 0) {
             let shell = dom::shell(self.target, new);
             if shell != 0 {
                 dom::insert(parent, shell, before);
@@ -507,6 +546,10 @@ impl Morph<'_> {
 
     /// Makes `old` like `new`: attributes, live form state, then children.
     fn morph_node(&mut self, old: H, new: H) {
+        // `new` is claimed: its key counts in no old element's set now.
+        if let Some(f) = self.persistent_old(new).and_then(|o| self.facts(o)) {
+            self.ranks.set(f.ranks().start, u32::MAX);
+        }
         // Soft-matched or created from `new`: both have the same node type.
         if dom::kind(old) != ELEMENT_NODE {
             if dom::text(old, new) != 0 {
