@@ -342,7 +342,8 @@ impl A2uiStream {
                     seen.keys().cloned().collect()
                 }
                 Some(rest) if rest.starts_with('/') => {
-                    let segment = rest[1..].split('/').next().unwrap_or_default();
+                    let rest = rest.get(1..).unwrap_or_default();
+                    let segment = rest.split('/').next().unwrap_or_default();
                     alloc::vec![segment.replace("~1", "/").replace("~0", "~")]
                 }
                 _ => Vec::new(),
