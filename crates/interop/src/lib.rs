@@ -99,8 +99,18 @@
 //! props without an equivalent (`prop_dropped`). So a surface taken to
 //! A2UI and back keeps every component with a basic-catalog equivalent,
 //! with its id, children, bindings and data.
+//!
+//! # json-render
+//!
+//! [`json_render::from_json_render`] and [`json_render::to_json_render`]
+//! convert a json-render spec `{root, elements, state?}`: elements are
+//! components of their `type` (the root's key becomes `root`), `$state`
+//! paths `{path}` bindings, `visible` our conditions (`neq` is `ne`, `gte`
+//! `not lt`, `lte` `not gt`), `state` `data`; the module says the rest.
 
 pub mod a2ui;
+mod ids;
+pub mod json_render;
 pub mod note;
 
 pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, FromA2ui, ToA2ui, Version};

@@ -6,10 +6,10 @@
 use super::messages::{Defined, SurfaceState};
 use super::values::{self, Scope};
 use super::Version;
+use crate::ids::Ids;
 use crate::note::{at, at_index, Note};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
-use surfaces_core::fence::is_component_id;
+use std::collections::BTreeSet;
 use surfaces_core::href::is_safe_href;
 
 /// The basic catalog's components: a name outside it, or a component of
@@ -88,63 +88,6 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
         "components": components,
         "data": state.data,
     })
-}
-
-/// Our ids for A2UI's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
-#[derive(Default)]
-struct Ids {
-    given: BTreeMap<(String, String), String>,
-    taken: BTreeSet<String>,
-}
-
-impl Ids {
-    fn original(&mut self, raw: &str) -> String {
-        self.get(raw, "", "")
-    }
-
-    /// The id of `raw`'s copy `copy`, ending with `suffix` (`""` for `raw`
-    /// itself).
-    fn get(&mut self, raw: &str, copy: &str, suffix: &str) -> String {
-        let key = (raw.to_string(), copy.to_string());
-        if let Some(id) = self.given.get(&key) {
-            return id.clone();
-        }
-        let mut base: String = raw
-            .chars()
-            .map(|c| match c.to_ascii_lowercase() {
-                c @ ('a'..='z' | '0'..='9') => c,
-                _ => '-',
-            })
-            .collect();
-        if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
-            base.insert_str(0, "c-");
-        }
-        // A copy's suffix too long for an id is its number instead.
-        let number;
-        let suffix = if suffix.len() > 24 {
-            number = ["-", &self.given.len().to_string()].concat();
-            number.as_str()
-        } else {
-            suffix
-        };
-        let mut id = String::new();
-        for n in 1usize.. {
-            let tag = if n == 1 {
-                String::new()
-            } else {
-                ["-", &n.to_string()].concat()
-            };
-            let mut head = base.clone();
-            head.truncate(41 - suffix.len() - tag.len());
-            id = [head.as_str(), &tag, suffix].concat();
-            if !self.taken.contains(&id) && is_component_id(&id) {
-                break;
-            }
-        }
-        self.taken.insert(id.clone());
-        self.given.insert(key, id.clone());
-        id
-    }
 }
 
 struct Walk<'a, 'n> {

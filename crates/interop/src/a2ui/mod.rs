@@ -9,7 +9,7 @@
 mod export;
 mod import;
 mod messages;
-mod values;
+pub(crate) mod values;
 
 use crate::note::Note;
 use serde_json::Value;

@@ -31,7 +31,7 @@ pub fn absolute(path: &str, scope: &Scope) -> String {
 
 /// A binding to `path` (made absolute), or a note when it is no JSON
 /// Pointer or has a prototype segment.
-fn binding(path: &str, at_path: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+pub fn binding(path: &str, at_path: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
     let path = absolute(path, scope);
     match pointer::check(&path) {
         Ok(()) => Some(json!({ "path": path })),
@@ -195,7 +195,12 @@ fn import_call(
 /// `formatString`'s `${...}` interpolation as a literal, a binding (one
 /// path alone) or `concat` (paths and text); an expression other than a
 /// path has no equivalent.
-fn interpolate(text: &str, at_text: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+pub fn interpolate(
+    text: &str,
+    at_text: &str,
+    scope: &Scope,
+    notes: &mut Vec<Note>,
+) -> Option<Value> {
     let mut values: Vec<Value> = Vec::new();
     let mut literal = String::new();
     let mut rest = text;

@@ -1,0 +1,71 @@
+//! Ids made to match our rule (`^[a-z][a-z0-9-]{0,40}$`), distinct within
+//! a surface: lower case, other characters as `-`, a `c-` before a first
+//! character that is no letter, a `-2`, `-3`... before the suffix of a
+//! name already taken.
+
+use std::collections::{BTreeMap, BTreeSet};
+use surfaces_core::fence::is_component_id;
+
+/// Our ids for another format's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
+#[derive(Default)]
+pub struct Ids {
+    given: BTreeMap<(String, String), String>,
+    taken: BTreeSet<String>,
+}
+
+impl Ids {
+    /// Gives `raw` the id `id` (a root named otherwise is `root`).
+    pub fn assign(&mut self, raw: &str, id: &str) {
+        self.taken.insert(id.to_string());
+        self.given
+            .insert((raw.to_string(), String::new()), id.to_string());
+    }
+
+    pub fn original(&mut self, raw: &str) -> String {
+        self.get(raw, "", "")
+    }
+
+    /// The id of `raw`'s copy `copy`, ending with `suffix` (`""` for `raw`
+    /// itself).
+    pub fn get(&mut self, raw: &str, copy: &str, suffix: &str) -> String {
+        let key = (raw.to_string(), copy.to_string());
+        if let Some(id) = self.given.get(&key) {
+            return id.clone();
+        }
+        let mut base: String = raw
+            .chars()
+            .map(|c| match c.to_ascii_lowercase() {
+                c @ ('a'..='z' | '0'..='9') => c,
+                _ => '-',
+            })
+            .collect();
+        if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
+            base.insert_str(0, "c-");
+        }
+        // A copy's suffix too long for an id is its number instead.
+        let number;
+        let suffix = if suffix.len() > 24 {
+            number = ["-", &self.given.len().to_string()].concat();
+            number.as_str()
+        } else {
+            suffix
+        };
+        let mut id = String::new();
+        for n in 1usize.. {
+            let tag = if n == 1 {
+                String::new()
+            } else {
+                ["-", &n.to_string()].concat()
+            };
+            let mut head = base.clone();
+            head.truncate(41 - suffix.len() - tag.len());
+            id = [head.as_str(), &tag, suffix].concat();
+            if !self.taken.contains(&id) && is_component_id(&id) {
+                break;
+            }
+        }
+        self.taken.insert(id.clone());
+        self.given.insert(key, id.clone());
+        id
+    }
+}
