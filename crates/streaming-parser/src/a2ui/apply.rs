@@ -279,9 +279,10 @@ impl A2uiStream {
             }
         }
         for child in stand_ins {
-            let shown = placeholder(&child, version);
+            // A placeholder never changes: each is built and sent once.
             let id = ["loading_", &child].concat();
-            if state.emitted.get(&id) != Some(&shown) {
+            if !state.emitted.contains_key(&id) {
+                let shown = placeholder(&child, version);
                 self.undo.push(Undo::Shown(
                     surface_id.into(),
                     id.clone(),
