@@ -6,6 +6,7 @@
 
 use std::process::ExitCode;
 
+mod convert;
 mod input;
 mod render;
 mod stream;
@@ -18,7 +19,8 @@ commands:
   stream [--chunk N] [--mode markdown|jsonl|a2ui] [--final-only] FILE   streaming parser changes and final document
   validate [--catalog FILE] FILE...   check surfaces (.json) and markdown bodies (.md)
   patch --doc FILE --ops FILE [--catalog FILE]   RFC 6902 operations through repair, validation, apply
-  prompt [--catalog FILE]        the catalog prompt for a model";
+  prompt [--catalog FILE]        the catalog prompt for a model
+  convert --from a2ui|json-render|surface --to a2ui|json-render|surface [--version v0.9|v1.0] FILE   between A2UI, json-render and surfaces, with notes";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         "validate" => validator::validate(rest),
         "patch" => validator::patch(rest),
         "prompt" => validator::prompt(rest),
+        "convert" => convert::run(rest),
         other => {
             eprintln!("surfaces: unknown command `{other}` (try `surfaces --help`)");
             ExitCode::from(2)
