@@ -76,7 +76,8 @@
 //! Video, AudioPlayer, DateTimeInput), `prop_dropped`, `arg_dropped`,
 //! `unsupported_function`, `check_dropped`, `event_dropped` (server events),
 //! `unsafe_href`, `no_label`, `missing_child`, `shared_child`,
-//! `not_reachable`, `too_deep`, and `template_expanded`.
+//! `not_reachable`, `too_deep`, `too_many_components` (past 1,000, as
+//! nested templates multiply), and `template_expanded`.
 //!
 //! # To A2UI
 //!

@@ -333,3 +333,79 @@ fn components_map_to_ours() {
     let issues = validate_surface(&result.surfaces[0], &catalog);
     assert!(issues.iter().all(|i| !i.is_error()), "{issues:?}");
 }
+
+/// Nested templates multiply: 100 rows of 100 cells stop at 1,000
+/// components, noted, instead of growing with the product.
+#[test]
+fn template_copies_stop_at_a_thousand_components() {
+    let rows: Vec<Value> = (0..100)
+        .map(|_| json!({"cells": vec![json!({"t": "x"}); 100]}))
+        .collect();
+    let messages = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([
+                {"id": "root", "component": "Column", "children": {"componentId": "row", "path": "/rows"}},
+                {"id": "row", "component": "Row", "children": {"componentId": "cell", "path": "cells"}},
+                {"id": "cell", "component": "Text", "text": {"path": "t"}}
+            ])
+        ),
+        data("s", "/rows", Value::Array(rows)),
+    ]);
+    let result = from_a2ui_value(&messages);
+    let components = result.surfaces[0]["components"].as_array().unwrap();
+    assert_eq!(components.len(), 1000);
+    assert_eq!(
+        components[2],
+        json!({"id": "cell-0-0", "component": "Text", "props": {"text": {"path": "/rows/0/cells/0/t"}}})
+    );
+    let capped = result
+        .notes
+        .iter()
+        .filter(|n| n.code == "too_many_components")
+        .count();
+    assert_eq!(capped, 1);
+}
+
+/// Any prefix of an example's text reads without a panic, and the
+/// surfaces it gives are deterministic.
+#[test]
+fn every_prefix_of_an_example_reads() {
+    let all = examples("a2ui-v1/specification/v1_0/catalogs/basic/examples");
+    for (file, example) in all.iter().take(4) {
+        let text = serde_json::to_string(&example["messages"]).unwrap();
+        let cuts = (0..text.len())
+            .step_by(7)
+            .filter(|&i| text.is_char_boundary(i));
+        for cut in cuts {
+            let prefix = &text[..cut];
+            let once = from_a2ui(prefix);
+            assert_eq!(from_a2ui(prefix), once, "{} at {cut}", file.display());
+        }
+    }
+}
+
+/// A Modal is a Disclosure whose summary is its trigger's label; the
+/// trigger's own event is noted.
+#[test]
+fn a_modal_becomes_a_disclosure() {
+    let all = examples("a2ui-v0.9/specification/v0_9/catalogs/basic/examples");
+    let (_, modal) = all
+        .iter()
+        .find(|(f, _)| f.ends_with("36_modal.json"))
+        .unwrap();
+    let result = from_a2ui_value(modal);
+    let components = result.surfaces[0]["components"].as_array().unwrap();
+    assert_eq!(
+        components[2],
+        json!({"id": "modal-comp", "component": "Disclosure", "props": {"summary": "Open Modal"}, "children": ["modal-content"]})
+    );
+    assert_eq!(
+        codes(&result),
+        [(
+            "event_dropped",
+            "/messages/1/updateComponents/components/4/action"
+        )]
+    );
+}

@@ -49,6 +49,11 @@ const ACTIONS: [&str; 7] = [
 /// Deeper than this, a component is left out (the validator allows 8).
 const MAX_DEPTH: usize = 64;
 
+/// More components than this (templates expanded, nested templates
+/// multiplying) are left out: the validator allows 200, so a surface that
+/// large is refused anyway, and the output stays proportional to it.
+pub const MAX_COMPONENTS: usize = 1000;
+
 /// Whether a catalog id is A2UI's basic catalog (any version).
 /// A surface without one is read as basic.
 pub fn is_basic(catalog: &str) -> bool {
@@ -217,6 +222,17 @@ impl Walk<'_, '_> {
             );
             return None;
         }
+        if self.out.len() >= MAX_COMPONENTS {
+            if self.out.len() == MAX_COMPONENTS {
+                self.out.push(None);
+                self.note(
+                    "too_many_components",
+                    at_ref.to_string(),
+                    "past 1,000 components (templates expanded) the rest are left out".to_string(),
+                );
+            }
+            return None;
+        }
         let id = self.ids.get(raw, &scope.copy, &scope.suffix);
         if scope.copy.is_empty() && id != raw {
             self.note(
@@ -339,6 +355,14 @@ impl Walk<'_, '_> {
             Some("Button") => {
                 let child = map.get("child").and_then(Value::as_str)?;
                 self.used.insert((raw.to_string(), scope.copy.clone()));
+                if map.contains_key("action") {
+                    self.note(
+                        "event_dropped",
+                        at(&found.at, "action"),
+                        "a Modal's trigger opens the Disclosure here; its own action is left out"
+                            .to_string(),
+                    );
+                }
                 return self.label(child, scope, &at(&found.at, "child"));
             }
             _ => {
