@@ -94,7 +94,7 @@
 //! panel); Toggle and Select a ChoicePicker; a Button (and a Link) a
 //! Button with a Text child `<id>-label` and one action: an event named
 //! after our action, its fields the context, or `openUrl` for `navigate`
-//! and `href`. Functions go back to A2UI's names (`concat` as
+//! and `href` (without either, the event `click`). Functions go back to A2UI's names (`concat` as
 //! `formatString`). Left out and noted: `visible`, Image, Icon, Video,
 //! Spacer, Table, Chart, Counter, the registry blocks (`no_equivalent`),
 //! props without an equivalent (`prop_dropped`). So a surface taken to

@@ -3,10 +3,11 @@
 //! data, over the validator's fixture surfaces; the export rules of SPEC.md
 //! section 14 (flattening, events, openUrl).
 
+mod common;
+
+use common::fixture_surfaces;
 use interop::{from_a2ui_value, to_a2ui, Version};
 use serde_json::{json, Value};
-use std::path::Path;
-use validator_wasm::{validate_surface, Catalog, Severity};
 
 /// Ours with a basic-catalog equivalent (the layouts become Column or Row,
 /// Markdown and Badge Text, Link a Button).
@@ -45,40 +46,6 @@ const FLATTENED: [&str; 8] = [
     "Carousel",
     "Form",
 ];
-
-/// The validator's fixture surfaces that have no error or flag.
-fn fixture_surfaces() -> Vec<(String, Value)> {
-    let catalog = Catalog::default_blog();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../validator-wasm/fixtures");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for file in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "json"))
-    {
-        let suite: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-        for case in suite["cases"].as_array().into_iter().flatten() {
-            let input = &case["input"];
-            let usable = case["kind"] == "surface"
-                && case.get("catalog").is_none()
-                && input["components"].is_array()
-                && validate_surface(input, &catalog)
-                    .iter()
-                    .all(|i| i.severity == Severity::Warning);
-            if usable {
-                out.push((
-                    case["name"].as_str().unwrap_or_default().to_string(),
-                    input.clone(),
-                ));
-            }
-        }
-    }
-    out
-}
 
 /// The bindings in a value, in document order.
 fn bindings(value: &Value, out: &mut Vec<Value>) {

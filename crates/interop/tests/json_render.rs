@@ -2,43 +2,12 @@
 //! and `lte` mapped (SPEC.md section 4), `state` as `data`, actions; a
 //! round trip over the validator's fixture surfaces; bad specs noted.
 
+mod common;
+
+use common::fixture_surfaces;
 use interop::json_render::{from_json_render, to_json_render};
 use serde_json::{json, Value};
-use std::path::Path;
-use validator_wasm::{validate_surface, Catalog, Severity};
-
-fn fixture_surfaces() -> Vec<(String, Value)> {
-    let catalog = Catalog::default_blog();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../validator-wasm/fixtures");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for file in files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "json"))
-    {
-        let suite: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-        for case in suite["cases"].as_array().into_iter().flatten() {
-            let input = &case["input"];
-            let usable = case["kind"] == "surface"
-                && case.get("catalog").is_none()
-                && input["components"].is_array()
-                && validate_surface(input, &catalog)
-                    .iter()
-                    .all(|i| i.severity == Severity::Warning);
-            if usable {
-                out.push((
-                    case["name"].as_str().unwrap_or_default().to_string(),
-                    input.clone(),
-                ));
-            }
-        }
-    }
-    out
-}
+use validator_wasm::{validate_surface, Catalog};
 
 /// A component without empty `props` or `children` (json-render always
 /// writes both).

@@ -240,7 +240,8 @@ impl Walk<'_, '_> {
                     "Heading" => self.heading(t, level.unwrap_or(2), &mut out),
                     _ => t,
                 });
-                out.extend(text.map(|t| ("text".to_string(), t)));
+                // A2UI's Text has a text: one left out is empty.
+                out.insert("text".into(), text.unwrap_or_else(|| json!("")));
                 if name == "Badge" || tone == Some("small") {
                     out.insert("variant".into(), json!("caption"));
                 } else if tone == Some("muted") {
@@ -273,9 +274,11 @@ impl Walk<'_, '_> {
                 let href = props.str("href");
                 let action = props.take("onClick");
                 let at_click = at(&props.at, "onClick");
-                if let Some(action) = self.action(action, href, &at_click) {
-                    out.insert("action".into(), action);
-                }
+                // A2UI's Button has an action: one without ours sends the
+                // event `click`.
+                let action = self.action(action, href, &at_click);
+                let action = action.unwrap_or_else(|| json!({"event": {"name": "click"}}));
+                out.insert("action".into(), action);
                 "Button"
             }
             "Stat" | "Quote" | "List" | "Disclosure" | "AccordionItem" => {
