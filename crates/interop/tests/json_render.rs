@@ -4,18 +4,10 @@
 
 mod common;
 
-use common::fixture_surfaces;
+use common::{fixture_surfaces, normalized};
 use interop::json_render::{from_json_render, to_json_render};
 use serde_json::{json, Value};
 use validator_wasm::{validate_surface, Catalog};
-
-/// A component without empty `props` or `children` (json-render always
-/// writes both).
-fn normalized(component: &Value) -> Value {
-    let mut map = component.as_object().cloned().unwrap_or_default();
-    map.retain(|k, v| !((k == "props" && v == &json!({})) || (k == "children" && v == &json!([]))));
-    Value::Object(map)
-}
 
 #[test]
 fn a_round_trip_through_json_render_keeps_the_surface() {

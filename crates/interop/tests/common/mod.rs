@@ -1,6 +1,10 @@
-//! What the interop tests share: the validator's fixture surfaces.
+//! What the interop tests share: the validator's fixture surfaces, and
+//! components compared as json-render writes them.
 
-use serde_json::Value;
+// Each test file uses what it needs of this module.
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
 use std::path::Path;
 use validator_wasm::{validate_surface, Catalog, Severity};
 
@@ -37,4 +41,12 @@ pub fn fixture_surfaces() -> Vec<(String, Value)> {
         }
     }
     out
+}
+
+/// A component without empty `props` or `children` (json-render always
+/// writes both, and reads both back as none).
+pub fn normalized(component: &Value) -> Value {
+    let mut map = component.as_object().cloned().unwrap_or_default();
+    map.retain(|k, v| !((k == "props" && v == &json!({})) || (k == "children" && v == &json!([]))));
+    Value::Object(map)
 }
