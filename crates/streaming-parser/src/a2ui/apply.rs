@@ -5,6 +5,7 @@
 use super::sniff::bare_start;
 use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
 use super::{envelope, A2uiStream, Undo, Version};
+use alloc::collections::btree_map::Entry;
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -281,13 +282,10 @@ impl A2uiStream {
         for child in stand_ins {
             // A placeholder never changes: each is built and sent once.
             let id = ["loading_", &child].concat();
-            if !state.emitted.contains_key(&id) {
+            if let Entry::Vacant(slot) = state.emitted.entry(id.clone()) {
                 let shown = placeholder(&child, version);
-                self.undo.push(Undo::Shown(
-                    surface_id.into(),
-                    id.clone(),
-                    state.emitted.insert(id, shown.clone()),
-                ));
+                slot.insert(shown.clone());
+                self.undo.push(Undo::Shown(surface_id.into(), id, None));
                 fresh.push(shown);
             }
         }
