@@ -4,8 +4,8 @@
 //! The codes are found two ways: every code a fixture expects, and every
 //! code-shaped string literal in the workspace's sources outside their test
 //! modules and comments (`snake_case` or `UPPER_CASE` with an underscore, and the
-//! one-word codes given to `Issue::error`, `Issue::flag` or
-//! `Issue::warning`).
+//! codes given to `Issue::error`, `Issue::flag`, `Issue::warning` or
+//! interop's `Note::new`, wherever the quotes before them fall).
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -68,7 +68,7 @@ fn emitted() -> BTreeSet<String> {
                 found.insert(literal.to_string());
             }
         }
-        for call in ["Issue::error(", "Issue::flag(", "Issue::warning("] {
+        for call in ["Issue::error(", "Issue::flag(", "Issue::warning(", "Note::new("] {
             for rest in code.split(call).skip(1) {
                 if let Some(word) = rest.trim_start().strip_prefix('"') {
                     found.extend(word.split('"').next().map(String::from));
