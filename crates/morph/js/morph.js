@@ -22,7 +22,7 @@ const NONE = -1;
 // What `n` follows.
 const FIRST = 0, NEXT = 1, PARENT = 2;
 // What `t` compares (else TEXT_DIFFERS, 2).
-const EQUAL = 0, SAME_TAG = 1;
+const EQUAL = 0;
 // `K`'s kind past the key attributes: the element's tag.
 const TAG = 3;
 // Which live state `S` sets.
@@ -186,9 +186,9 @@ const imports = {
   n: (n, w) =>
     h(w == FIRST ? N[n].firstChild : w == NEXT ? N[n].nextSibling : w == PARENT ? N[n].parentNode : N[n].nodeType == ELEMENT_NODE ? N[n] : N[n].parentElement),
   t: (a, b, w) =>
-    w == EQUAL ? N[a].isEqualNode(N[b]) : w == SAME_TAG ? N[a].tagName === N[b].tagName : N[a].textContent !== N[b].textContent,
+    w == EQUAL ? N[a].isEqualNode(N[b]) : N[a].textContent !== N[b].textContent,
   K: (n, k) => {
-    const v = k == TAG ? N[n].tagName : N[n].getAttribute(KA[k]);
+    const v = k == TAG ? N[n].nodeName : N[n].getAttribute(KA[k]);
     if (!v) return NONE;
     const s = k + v;
     let i = K.get(s);

@@ -37,7 +37,6 @@ pub const ELEMENT: i32 = 3;
 
 /// What [`test()`] compares.
 pub const EQUAL: i32 = 0;
-pub const SAME_TAG: i32 = 1;
 pub const TEXT_DIFFERS: i32 = 2;
 
 /// What [`select`] finds.
@@ -128,13 +127,13 @@ unsafe extern "C" {
     /// [`FIRST`] child, [`NEXT`] sibling, [`PARENT`] or [`ELEMENT`].
     #[link_name = "n"]
     pub safe fn nav(node: H, way: i32) -> H;
-    /// [`EQUAL`], [`SAME_TAG`], [`TEXT_DIFFERS`].
+    /// [`EQUAL`] or [`TEXT_DIFFERS`].
     #[link_name = "t"]
     pub safe fn test(a: H, b: H, what: i32) -> i32;
     /// The number of the element's key of kind `kind` (0 `id`, 1
     /// `data-section-id`, 2 `data-component-id`), -1 if absent or empty.
-    /// Kind 3 numbers the element's `tagName`. Numbers are dense and shared
-    /// by every morph of one table.
+    /// Kind 3 numbers the node's `nodeName` (an element's `tagName`; any
+    /// node). Numbers are dense and shared by every morph of one table.
     #[link_name = "K"]
     pub safe fn key(el: H, kind: i32) -> i32;
     /// Stages the element's `data-section-id` (-1: none).

@@ -165,7 +165,13 @@
 //!    rebuild its keyless parents around it, where creating the keyless
 //!    child is one insert (on idiomorph's html5 pair, 76 nodes inserted
 //!    instead of 129). Old nodes skipped over are removed; the match is
-//!    morphed (step 4); the cursor moves past it.
+//!    morphed (step 4); the cursor moves past it. A search for a new child
+//!    with no key and holding none that finds no soft match is remembered
+//!    for its node name until a new child with a key or holding some, or a
+//!    match on an old element that is keyed or holds keys or the focus,
+//!    could change what lies ahead: the next such child of that name skips the search, which would
+//!    find nothing again, so a list whose tags all change costs one scan,
+//!    not one per new child.
 //! 2. Else, if the new child's key is persistent, the old element with that key
 //!    is **moved** here from wherever it is, then morphed.
 //! 3. Else a node is **created**: the new node itself (it is clean and inert),

@@ -108,7 +108,8 @@ impl Info {
 /// A new node as matching sees it.
 struct Probe<'a> {
     node: H,
-    kind: i32,
+    /// Its node name's number (`dom::key` of kind 3).
+    name: i32,
     /// Its key and id set, if it has either.
     facts: Option<&'a Info>,
 }
@@ -119,11 +120,14 @@ impl Probe<'_> {
     }
 }
 
-/// Where the preferred match search stands (idiomorph's `softMatch`).
+/// Where the preferred match search stands (idiomorph's `softMatch`), and
+/// what it found.
 enum Soft {
+    /// Nothing yet; as the answer, nothing soft-matched.
     None,
     Found(H),
-    /// Two upcoming new siblings match here: leave this stretch to them.
+    /// Two upcoming new siblings match here: leave this stretch to them. As
+    /// the answer, no match, though something soft-matched.
     Blocked,
 }
 
@@ -154,6 +158,11 @@ struct Morph<'a> {
     ranks: Ranks,
     /// Old elements by persistent key number.
     old_by_key: Vec<H>,
+    /// By node name number ([`Probe::name`]), the last `epoch` in which
+    /// a new node of that name with no facts found no soft match (see
+    /// `morph_children`).
+    misses: Vec<i32>,
+    epoch: i32,
     pantry: H,
     changed: Vec<H>,
     /// Elements inserted as they came (not morphed): their disclosures are
@@ -222,6 +231,8 @@ fn morph_range(
         facts: Vec::new(),
         ranks: Ranks::default(),
         old_by_key: Vec::new(),
+        misses: Vec::new(),
+        epoch: 0,
         pantry: 0,
         changed: Vec::new(),
         created: Vec::new(),
@@ -353,18 +364,53 @@ impl Morph<'_> {
 
     /// Makes the children of `old_parent` from `start` up to `end` match the
     /// children of `new_parent` (idiomorph's `morphChildren`).
+    ///
+    /// A search for a new node with no facts (no key, holding none) that
+    /// finds no soft match is remembered for its node name until `epoch`
+    /// moves: the next one of that name is created without a search, so a
+    /// list whose tags all change costs no scan of every old sibling per new
+    /// child. It
+    /// would find nothing again: the old siblings from the cursor on only
+    /// lose nodes (inserts go before the cursor), and the node where the
+    /// search stopped (the focus, one holding keys, or the end) stays, the
+    /// cursor never passing it, until a new node with facts (which may
+    /// claim keys or move the focus) or a match having facts (keyed, or
+    /// holding keys or the focus, which the cursor may so pass) moves
+    /// `epoch`.
     fn morph_children(&mut self, old_parent: H, new_parent: H, start: H, end: H) {
         let mut cursor = start;
         let mut next_new = dom::nav(new_parent, dom::FIRST);
+        let mut epoch = self.next_epoch();
         while next_new != 0 {
             let new_child = next_new;
             next_new = dom::nav(new_child, dom::NEXT);
-            if cursor != 0 && cursor != end {
-                if let Some(best) = self.find_best_match(new_child, cursor, end) {
-                    self.remove_between(cursor, best);
-                    self.morph_node(best, new_child);
-                    cursor = dom::nav(best, dom::NEXT);
-                    continue;
+            let slot = match self.facts(new_child) {
+                None => dom::key(new_child, 3) as usize,
+                Some(_) => {
+                    epoch = self.next_epoch();
+                    usize::MAX
+                }
+            };
+            if cursor != 0 && cursor != end && self.misses.get(slot) != Some(&epoch) {
+                match self.find_best_match(new_child, cursor, end) {
+                    Soft::Found(best) => {
+                        if self.facts(best).is_some() {
+                            epoch = self.next_epoch();
+                        }
+                        self.remove_between(cursor, best);
+                        self.morph_node(best, new_child);
+                        cursor = dom::nav(best, dom::NEXT);
+                        continue;
+                    }
+                    Soft::None if slot != usize::MAX => {
+                        if self.misses.len() <= slot {
+                            self.misses.resize(slot + 1, 0);
+                        }
+                        if let Some(miss) = self.misses.get_mut(slot) {
+                            *miss = epoch;
+                        }
+                    }
+                    _ => {}
                 }
             }
             if let Some(old) = self.persistent_old(new_child) {
@@ -391,10 +437,12 @@ impl Morph<'_> {
     /// become: the first one sharing an id set with it, else the first
     /// plain match holding no persistent key, unless two upcoming new
     /// siblings match old nodes first or (for a new node holding no key)
-    /// an old node holding keys comes first.
-    fn find_best_match(&self, new: H, start: H, end: H) -> Option<H> {
+    /// an old node holding keys comes first. With no match, [`Soft::None`]
+    /// if nothing soft-matched.
+    fn find_best_match(&self, new: H, start: H, end: H) -> Soft {
         let probe = self.probe(new);
         let mut soft = Soft::None;
+        let mut seen = false;
         // The upcoming new sibling, read only once it is needed.
         let mut upcoming: Option<Option<Probe<'_>>> = None;
         let mut sibling_matches = 0;
@@ -402,16 +450,17 @@ impl Morph<'_> {
         while old != 0 && old != end {
             let facts = self.facts(old);
             if self.is_soft_match(old, facts, &probe) {
+                seen = true;
                 let shared = facts
                     .zip(probe.facts)
                     .is_some_and(|(o, n)| n.ranks().contains(&self.ranks.least(o.ranks())));
                 if shared {
-                    return Some(old);
+                    return Soft::Found(old);
                 }
                 if matches!(soft, Soft::None) && !self.holds(facts) {
                     if !probe.holds_keys() {
                         // No id set match can come: this one is final.
-                        return Some(old);
+                        return Soft::Found(old);
                     }
                     soft = Soft::Found(old);
                 }
@@ -443,16 +492,22 @@ impl Morph<'_> {
             old = dom::nav(old, dom::NEXT);
         }
         match soft {
-            Soft::Found(node) => Some(node),
-            Soft::None | Soft::Blocked => None,
+            Soft::Found(_) => soft,
+            _ if seen => Soft::Blocked,
+            _ => Soft::None,
         }
+    }
+
+    fn next_epoch(&mut self) -> i32 {
+        self.epoch += 1;
+        self.epoch
     }
 
     /// What matching needs to know of a new node, read once.
     fn probe(&self, new: H) -> Probe<'_> {
         Probe {
             node: new,
-            kind: dom::kind(new),
+            name: dom::key(new, 3),
             facts: self.facts(new),
         }
     }
@@ -470,22 +525,13 @@ impl Morph<'_> {
         facts.is_some_and(|f| self.ranks.least(f.ranks()) != u32::MAX)
     }
 
-    /// Same node type and tag, and an old key (if any) equal to the new one.
+    /// Same node name (an element's tag, else the node type's `#text` or
+    /// `#comment`), and an old key (if any) equal to the new one.
     fn is_soft_match(&self, old: H, old_facts: Option<&Info>, new: &Probe) -> bool {
-        let kind = dom::kind(old);
-        if kind != new.kind {
-            return false;
-        }
-        if kind != ELEMENT_NODE {
-            return true;
-        }
-        if !test(old, new.node, dom::SAME_TAG) {
-            return false;
-        }
-        match old_facts.and_then(|f| f.key) {
-            None => true,
-            Some(k) => new.facts.and_then(|f| f.key) == Some(k),
-        }
+        dom::key(old, 3) == new.name
+            && old_facts
+                .and_then(|f| f.key)
+                .is_none_or(|k| new.facts.and_then(|f| f.key) == Some(k))
     }
 
     /// The old element carrying `new`'s key, if that key persists.

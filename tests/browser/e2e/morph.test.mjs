@@ -529,7 +529,11 @@ test('styles apply only where they cannot reach the host: a shadow root or a fra
 // nesting cap, so depth is what grows. The shapes: a deep change; an id at
 // every level (keys × depth, were each element to list the keys below it);
 // N keyed leaves under N keyless levels; a deep chain where each level drops
-// a leading sibling, with focus at the bottom (a `contains` per level).
+// a leading sibling, with focus at the bottom (a `contains` per level); a
+// flat list whose tags all change (a scan of every old sibling per new child,
+// were no scan remembered), and the same between comments (each matching an
+// old one) before a keyed element, and before the focused input (both where
+// the scans stop).
 const work = (shapes) =>
   inPage((shapes) => {
     let weight = 0;
@@ -552,6 +556,9 @@ const work = (shapes) =>
       'id at every level': (n, t) => deep(n, t, (i) => ` id="k${i}"`),
       'keyed leaves': (n, t) => deep(n, leaves(n, t)),
       'focus below dropped siblings': (n, t) => (t == 'a' ? '<div><span></span>'.repeat(n) : '<div>'.repeat(n)) + `<input>${t}` + '</div>'.repeat(n),
+      'every tag changed': (n, t) => (t == 'a' ? '<p>a</p>' : '<span>b</span>').repeat(n),
+      'tags changed between comments': (n, t) => (t == 'a' ? '<p>a</p><!---->' : '<span>b</span><!---->').repeat(n) + '<i id="z"></i>',
+      'tags changed before the focus': (n, t) => (t == 'a' ? '<p>a</p>' : '<span>b</span>').repeat(n) + '<input>',
     };
     return shapes.map((shape) =>
       [200, 400].map((n) => {
@@ -561,7 +568,7 @@ const work = (shapes) =>
         weight = 0;
         T.morph(live, html);
         const w = weight;
-        T.eq(live.textContent, 'b'.repeat(live.querySelectorAll('p').length || 1), shape);
+        T.eq(live.textContent, 'b'.repeat(live.querySelectorAll('p, span').length || 1), shape);
         T.ok(!live.querySelector('input') || document.activeElement === live.querySelector('input'), `${shape}: focus lost`);
         live.remove();
         return w;
@@ -570,7 +577,7 @@ const work = (shapes) =>
   }, shapes);
 
 test('a morph costs work linear in the depth and the keys, not their product', async (t) => {
-  const shapes = ['deep', 'id at every level', 'keyed leaves', 'focus below dropped siblings'];
+  const shapes = ['deep', 'id at every level', 'keyed leaves', 'focus below dropped siblings', 'every tag changed', 'tags changed between comments', 'tags changed before the focus'];
   const counts = await work(shapes);
   const slow = [];
   shapes.forEach((shape, i) => {
