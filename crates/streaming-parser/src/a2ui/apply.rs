@@ -3,7 +3,9 @@
 //! tree when something in it changed; data updates emit only what is new.
 
 use super::sniff::bare_start;
-use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
+use super::tree::{
+    absolute_paths, child_ids, component_name, placeholder, set_of, with_placeholders,
+};
 use super::{envelope, A2uiStream, Undo, Version};
 use alloc::collections::btree_map::Entry;
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -264,7 +266,7 @@ impl A2uiStream {
                         stand_ins.push(child.clone());
                     }
                 }
-                let missing = missing.iter().map(String::as_str).collect();
+                let missing = set_of(missing.iter().map(String::as_str));
                 with_placeholders(component, &missing, version)
             } else {
                 // A reference a renderer cannot resolve: the parent waits.

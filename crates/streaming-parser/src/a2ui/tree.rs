@@ -124,8 +124,8 @@ fn walk(
     };
     // Depth-first, with the path kept (and indexed) to tell a cycle from a
     // shared child.
-    let mut seen = BTreeSet::from([String::from(from)]);
-    let mut on_path = BTreeSet::from([String::from(from)]);
+    let mut seen = set_of([String::from(from)]);
+    let mut on_path = seen.clone();
     let mut path: Vec<(String, Vec<String>)> = alloc::vec![(from.into(), children(from))];
     out.push(String::from(from));
     while let Some((id, mut left)) = path.pop() {
@@ -201,12 +201,8 @@ impl SurfaceState {
             if old.as_ref() == now {
                 continue;
             }
-            let ids = |c: Option<&Value>| -> BTreeSet<String> {
-                c.map(|c| child_ids(c, version))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .collect()
-            };
+            let ids =
+                |c: Option<&Value>| set_of(c.map(|c| child_ids(c, version)).unwrap_or_default());
             let (was, is) = (ids(old.as_ref()), ids(now));
             let reached = self.reach.contains(id);
             for child in was.difference(&is) {
@@ -240,7 +236,7 @@ impl SurfaceState {
             }
         }
         if again {
-            self.reach = walk(self, version, &root, None)?.into_iter().collect();
+            self.reach = set_of(walk(self, version, &root, None)?);
             changed.extend(self.reach.iter().cloned());
             return Ok(changed);
         }
@@ -258,7 +254,7 @@ impl SurfaceState {
     /// again), or the cycle error.
     pub(super) fn reach_again(&mut self, version: Version) -> Result<(), String> {
         self.reach = match self.root.clone() {
-            Some(root) => walk(self, version, &root, None)?.into_iter().collect(),
+            Some(root) => set_of(walk(self, version, &root, None)?),
             None => BTreeSet::new(),
         };
         Ok(())
@@ -316,4 +312,14 @@ pub(super) fn absolute_paths(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(absolute_paths),
         _ => {}
     }
+}
+
+/// A set of `items`, one insert each: collecting into a `BTreeSet` sorts
+/// first, which links a sort per item type (about 3 KB of wasm each).
+pub(super) fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    for item in items {
+        set.insert(item);
+    }
+    set
 }
