@@ -68,7 +68,12 @@ fn emitted() -> BTreeSet<String> {
                 found.insert(literal.to_string());
             }
         }
-        for call in ["Issue::error(", "Issue::flag(", "Issue::warning(", "Note::new("] {
+        for call in [
+            "Issue::error(",
+            "Issue::flag(",
+            "Issue::warning(",
+            "Note::new(",
+        ] {
             for rest in code.split(call).skip(1) {
                 if let Some(word) = rest.trim_start().strip_prefix('"') {
                     found.extend(word.split('"').next().map(String::from));
