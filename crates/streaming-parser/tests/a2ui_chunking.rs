@@ -67,3 +67,17 @@ fn a_text_ending_inside_a_message_leaves_one_reading_of_all_of_it() {
         .as_bytes(),
     );
 }
+
+#[test]
+fn a_cycle_only_a_reading_shows_stops_nothing() {
+    // Read in pieces, the root lists itself; read whole, the message is no
+    // JSON at all. It never completes: nothing is refused either way.
+    a2ui(
+        [
+            START,
+            r#"{"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Container", "children": ["c1", "root", {"id".: "c1"}"#,
+        ]
+        .concat()
+        .as_bytes(),
+    );
+}

@@ -5,7 +5,7 @@
 
 use super::tree::has_empty_object;
 use super::{push_message, A2uiStream, Part, Undo, Version, SNIFF_EVERY_CHUNK_UP_TO};
-use alloc::collections::BTreeMap;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Value};
@@ -181,9 +181,35 @@ impl A2uiStream {
             self.read.push((surface_id.clone(), id.into(), value));
         }
         let body = json!({"surfaceId": surface_id, "components": whole});
-        for m in self.components_of(update, &surface_id, &body, &partial.value, before)? {
-            self.provisional += 1;
-            push_message(parts, m);
+        match self.components_of(update, &surface_id, &body, &partial.value, before) {
+            Ok(messages) => {
+                for m in messages {
+                    self.provisional += 1;
+                    push_message(parts, m);
+                }
+                Ok(())
+            }
+            // A reading that closes a cycle shows nothing of itself: only a
+            // whole message is refused (a reading of the whole text may not
+            // read this one at all), so it is taken back and reading goes on.
+            Err(_) => self.take_back_reading(),
+        }
+    }
+
+    /// Puts back what the components of the last reading replaced, and
+    /// what each surface reaches from its root with them.
+    fn take_back_reading(&mut self) -> Result<(), String> {
+        let mut touched = BTreeSet::new();
+        for (surface, id, value) in self.read.drain(..).rev() {
+            if let Some(state) = self.surfaces.get_mut(&surface) {
+                state.set(&id, value, &mut BTreeMap::new());
+                touched.insert(surface);
+            }
+        }
+        for surface in touched {
+            if let Some(state) = self.surfaces.get_mut(&surface) {
+                state.rebuild(self.version)?;
+            }
         }
         Ok(())
     }

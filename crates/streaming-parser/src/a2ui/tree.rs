@@ -250,6 +250,19 @@ impl SurfaceState {
         Ok(changed)
     }
 
+    /// Indexes every component's children again and walks everything
+    /// reachable from the root again (a reading taken back), or the cycle
+    /// error.
+    pub(super) fn rebuild(&mut self, version: Version) -> Result<(), String> {
+        self.parents.clear();
+        for (id, component) in &self.components {
+            for child in child_ids(component, version) {
+                self.parents.entry(child).or_default().insert(id.clone());
+            }
+        }
+        self.reach_again(version)
+    }
+
     /// Walks everything reachable from the root again (a surface started
     /// again), or the cycle error.
     pub(super) fn reach_again(&mut self, version: Version) -> Result<(), String> {
