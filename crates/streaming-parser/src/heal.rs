@@ -57,11 +57,14 @@ const MAX_RUN: usize = 32;
 enum Open {
     /// An emphasis opener: `ch` repeated `len` times, not yet closed, of a
     /// run of `run` that `both` opens and closes (CommonMark's rule of 3).
+    /// A `latent` one opens for CommonMark but not for healing (`2**3`): a
+    /// closer may match it, healing adds no closer for it.
     Emph {
         ch: char,
         len: usize,
         run: usize,
         both: bool,
+        latent: bool,
     },
     /// `[` of a link.
     Link,
@@ -449,7 +452,12 @@ impl Inline {
             if c == '(' && !self.escaped && self.mode == Mode::Text {
                 let image = match open {
                     Open::Image { start } => Some(start),
-                    _ => None,
+                    _ => {
+                        // A link cannot contain a link: the `[` before it
+                        // stay text.
+                        self.stack.retain(|e| e.open != Open::Link);
+                        None
+                    }
                 };
                 self.mode = Mode::Url { depth: 0, image };
                 self.advance(c);
@@ -790,15 +798,21 @@ impl Inline {
         }
         // What is left of the run starts after the part that closed.
         let start = leftover(run, left);
-        if left > 0 && !(can_open && (run.ch != '~' || left == 2) && left <= MAX_RUN) {
+        let opens = can_open && (run.ch != '~' || left == 2);
+        // An intraword `*` run next to an ASCII letter or digit opens for
+        // CommonMark: a closer after a `[` still open may match it.
+        let latent = !opens && run.ch == '*' && left_flanking(run.before, next);
+        if left > 0 && !(opens && left <= MAX_RUN) {
             self.inert = Some((self.pos, start));
-        } else if left > 0 {
+        }
+        if left > 0 && (opens || latent) && left <= MAX_RUN {
             self.push(Entry {
                 open: Open::Emph {
                     ch: run.ch,
                     len: left,
                     run: run.len,
                     both: both(run, next),
+                    latent,
                 },
                 start,
                 end: self.pos,
@@ -896,6 +910,7 @@ impl Inline {
                     match open {
                         Open::Image { start } => end = start,
                         _ => {
+                            stack.retain(|e| e.open != Open::Link);
                             suffix.push('(');
                             suffix.push_str(INCOMPLETE_LINK);
                             suffix.push(')');
@@ -936,6 +951,7 @@ fn finish(
     trim: bool,
     (pos, bracket_end): (usize, Option<(usize, Open)>),
 ) -> (usize, String) {
+    stack.retain(|e| !matches!(e.open, Open::Emph { latent: true, .. }));
     let mut link_target = false;
     loop {
         // A view cut right after `]` shows a bracket waiting for its URL:
@@ -991,15 +1007,19 @@ fn finish(
             stack.pop();
         }
     }
+    // Only the innermost open `[` is completed: a link cannot contain a
+    // link, so the `[` before it stay text.
+    let mut linked = link_target;
     for entry in stack.iter().rev() {
         match entry.open {
             Open::Emph { ch, len, .. } => push_n(&mut suffix, ch, len),
-            Open::Link => {
+            Open::Link if !linked => {
+                linked = true;
                 suffix.push_str("](");
                 suffix.push_str(INCOMPLETE_LINK);
                 suffix.push(')');
             }
-            Open::Image { .. } => {}
+            Open::Link | Open::Image { .. } => {}
         }
     }
     if suffix.is_empty() && end.setext {
@@ -1016,7 +1036,9 @@ fn finish(
 /// that may also close does not close it (unless both are multiples of 3).
 fn unclosable(stack: &[Entry]) -> Option<usize> {
     let emph = |e: &Entry| match e.open {
-        Open::Emph { ch, len, run, both } => Some((ch, len, run, both)),
+        Open::Emph {
+            ch, len, run, both, ..
+        } => Some((ch, len, run, both)),
         _ => None,
     };
     let mut top = stack.len();
@@ -1130,23 +1152,38 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
     }
     while len > 0 {
         let mut found = None;
+        // Whether an open `[` was passed: a `[` still open is text for
+        // CommonMark, so a closer after it matches an opener before it (the
+        // `[` is then left as text: completed, the link would split the
+        // pair), a latent one too.
+        let mut crossed = false;
         for (i, entry) in stack.iter().enumerate().rev() {
             match &entry.open {
                 Open::Emph {
                     ch: c,
                     run: r,
                     both: b,
+                    latent,
                     ..
-                } if *c == ch && (!both && !b || (run.len + r) % 3 != 0 || run.len % 3 == 0) => {
+                } if *c == ch
+                    && (crossed || !latent)
+                    && (!both && !b || (run.len + r) % 3 != 0 || run.len % 3 == 0) =>
+                {
                     found = Some(i);
                     break;
                 }
-                Open::Link | Open::Image { .. } => break,
+                Open::Link => crossed = true,
+                Open::Image { .. } => break,
                 _ => {}
             }
         }
         let Some(i) = found else { break };
         stack.truncate(i + 1);
+        if crossed {
+            // A `]` added later would pair with the nearest `[`, the one
+            // the pair crosses: no `[` can be completed.
+            stack.retain(|e| e.open != Open::Link);
+        }
         let Some(Entry {
             open: Open::Emph { len: open_len, .. },
             ..
@@ -1296,6 +1333,28 @@ mod tests {
         assert_eq!(h("[x] done"), "[x] done");
         assert_eq!(h("[a](b_c_"), "[a](b_c_)");
         assert_eq!(h("[a](b(c"), "[a](b(c))");
+    }
+
+    #[test]
+    fn a_bracket_an_emphasis_pair_crosses_is_text() {
+        // Fuzz finding nested-open-links-break-a-matched-strong, reduced:
+        // CommonMark matches `**b [l**` across the open `[` (an intraword
+        // `**` opens for it); a completed link would split the pair, and a
+        // `]` added for the outer `[` would pair with the inner one.
+        assert_eq!(h("a [l**b [l**!"), "a [l**b [l**!");
+        assert_eq!(h("a [l**b [l**"), "a [l**b [l**");
+        assert_eq!(h("[a **b [c** d"), "[a **b [c** d");
+        assert_eq!(h("**a [b** c](u"), "**a [b** c](u");
+        // An opener inside the `[` leaves it a link.
+        assert_eq!(h("a [**b"), "a [**b**](streamdown:incomplete-link)");
+    }
+
+    #[test]
+    fn only_the_innermost_open_bracket_is_completed() {
+        // A link cannot contain a link: the `[` before it stay text.
+        assert_eq!(h("a [b [c"), "a [b [c](streamdown:incomplete-link)");
+        assert_eq!(h("[a [b]"), "[a [b](streamdown:incomplete-link)");
+        assert_eq!(h("[b [c](u) d"), "[b [c](u) d");
     }
 
     #[test]

@@ -49,3 +49,19 @@ fn healing_closes_nothing_past_its_block() {
         "- a\n\n      **b"
     );
 }
+
+/// A `[` left open is text for CommonMark, so emphasis pairs across it;
+/// completed as a link it would split the pair (fuzz finding
+/// nested-open-links-break-a-matched-strong, reduced).
+#[test]
+fn healing_completes_no_bracket_an_emphasis_pair_crosses() {
+    for text in [
+        "* a [l**b [l**!",
+        "a [l**b [l**",
+        "[a **b [c** d",
+        "**a [b** c](u",
+        "a [b [c",
+    ] {
+        markdown_stream(text.as_bytes());
+    }
+}
