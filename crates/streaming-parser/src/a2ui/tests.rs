@@ -340,24 +340,7 @@ fn every_split_gives_the_parts_of_the_whole() {
         String::from("no tags < a2ui-json> <a2ui-jso"),
         format!("<a2ui-json>[{create},{update}"),
     ];
-    let document = |chunks: &[&[u8]]| {
-        let mut r = A2uiReader::new();
-        for chunk in chunks {
-            r.push_bytes(chunk);
-        }
-        r.finish();
-        testkit::properties::a2ui_state(&r.document())
-    };
-    for text in &inputs {
-        let bytes = text.as_bytes();
-        let whole = document(&[bytes]);
-        for at in 0..=bytes.len() {
-            let (a, b) = bytes.split_at(at);
-            assert_eq!(document(&[a, b]), whole, "{text:?} split at {at}");
-        }
-        let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
-        assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
-    }
+    every_split_reads_as_whole(&inputs);
 }
 
 /// A root naming many children, then one message per child (issue 13's
@@ -484,24 +467,7 @@ fn a_v1_0_create_surface_streams_its_components() {
         [head, r#"{"id":"a","component":"Text","text":"Hi"}"#].concat(),
         [head, r#"{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>"#].concat(),
     ];
-    let document = |chunks: &[&[u8]]| {
-        let mut r = A2uiReader::new();
-        for chunk in chunks {
-            r.push_bytes(chunk);
-        }
-        r.finish();
-        testkit::properties::a2ui_state(&r.document())
-    };
-    for text in &texts {
-        let bytes = text.as_bytes();
-        let whole = document(&[bytes]);
-        for at in 0..=bytes.len() {
-            let (a, b) = bytes.split_at(at);
-            assert_eq!(document(&[a, b]), whole, "{text:?} split at {at}");
-        }
-        let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
-        assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
-    }
+    every_split_reads_as_whole(&texts);
     let whole = document(&[texts[1].as_bytes()]);
     let created = &whole["surfaces"]["s"]["created"];
     assert_eq!(created["catalogId"], "c");
@@ -626,4 +592,29 @@ fn a_deleted_value_goes_out_again() {
         json!({"a": {"x": 1, "y": 3}, "b": 2}),
         "{state}"
     );
+}
+
+/// What a renderer holds of the reader's document, fed `chunks`.
+fn document(chunks: &[&[u8]]) -> Value {
+    let mut r = A2uiReader::new();
+    for chunk in chunks {
+        r.push_bytes(chunk);
+    }
+    r.finish();
+    testkit::properties::a2ui_state(&r.document())
+}
+
+/// Every split point of each text, and one byte at a time, leave what
+/// feeding it whole leaves.
+fn every_split_reads_as_whole(texts: &[String]) {
+    for text in texts {
+        let bytes = text.as_bytes();
+        let whole = document(&[bytes]);
+        for at in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(at);
+            assert_eq!(document(&[a, b]), whole, "{text:?} split at {at}");
+        }
+        let bytes: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(document(&bytes), whole, "{text:?} byte by byte");
+    }
 }
