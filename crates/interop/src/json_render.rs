@@ -31,17 +31,6 @@ pub struct ToJsonRender {
     pub notes: Vec<Note>,
 }
 
-/// Our actions, named the same in a json-render `on` handler.
-const ACTIONS: [&str; 7] = [
-    "toggle",
-    "increment",
-    "reset",
-    "navigate",
-    "copy",
-    "share",
-    "scrollTo",
-];
-
 /// The props two-way bound (`$bindState`) in json-render.
 const INPUTS: [&str; 4] = ["value", "checked", "open", "selected"];
 
@@ -305,7 +294,7 @@ fn action_in(action: &Value, at_action: &str, notes: &mut Vec<Note>) -> Option<V
             "value".into(),
             prop_in(&value, &at(&at_params, "value"), notes)?,
         );
-    } else if ACTIONS.contains(&name) {
+    } else if crate::is_action(name) && name != "set" {
         out.insert("action".into(), json!(name));
         for (key, value) in params {
             out.insert(key.clone(), prop_in(value, &at(&at_params, key), notes)?);

@@ -116,3 +116,10 @@ pub mod note;
 
 pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, FromA2ui, ToA2ui, Version};
 pub use note::{notes_json, Note};
+
+/// Whether `name` is one of our actions (the validator's list).
+fn is_action(name: &str) -> bool {
+    validator_wasm::action::ACTIONS
+        .iter()
+        .any(|(action, _, _)| *action == name)
+}

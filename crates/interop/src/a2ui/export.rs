@@ -8,18 +8,6 @@ use crate::note::{at, at_index, Note};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Our actions' names, each written as an event of that name.
-const ACTIONS: [&str; 8] = [
-    "set",
-    "toggle",
-    "increment",
-    "reset",
-    "navigate",
-    "copy",
-    "share",
-    "scrollTo",
-];
-
 pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     let mut notes = Vec::new();
     let id = surface
@@ -524,7 +512,7 @@ impl Walk<'_, '_> {
         if name == "navigate" {
             return first.get("href").map(open);
         }
-        if !ACTIONS.contains(&name) {
+        if !crate::is_action(name) {
             return None;
         }
         let mut context = Map::new();

@@ -35,17 +35,6 @@ const BASIC: [&str; 18] = [
     "DateTimeInput",
 ];
 
-/// Our actions a Button's event may name (its context holding the fields).
-const ACTIONS: [&str; 7] = [
-    "set",
-    "toggle",
-    "increment",
-    "reset",
-    "copy",
-    "share",
-    "scrollTo",
-];
-
 /// Deeper than this, a component is left out (the validator allows 8).
 const MAX_DEPTH: usize = 64;
 
@@ -687,7 +676,8 @@ impl Walk<'_, '_> {
                 .get("name")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            if ACTIONS.contains(&name) {
+            // `navigate` is A2UI's `openUrl`, read apart.
+            if crate::is_action(name) && name != "navigate" {
                 let mut ours = Map::new();
                 ours.insert("action".into(), json!(name));
                 let context = event.get("context").and_then(Value::as_object);
