@@ -40,6 +40,7 @@
 //!   a table's header: from there each row, and each cell (cut at a `|` not
 //!   after a backslash, even inside a code span), is read on its own.
 
+use crate::punct::is_punct;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -73,21 +74,24 @@ enum Open {
 }
 
 /// A place the healed view may end: the offset, the end of the last
-/// non-white character before it, and whether the line would end there as
-/// a setext underline (`Text\n--`).
+/// non-white character before it and that character (`\n` at the start: a
+/// closer added there flanks after it), and whether the line would end
+/// there as a setext underline (`Text\n--`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Point {
     at: usize,
     solid: usize,
+    last: char,
     setext: bool,
     /// The text before ends with a backslash that would escape what
-    /// follows: the end of the last non-white character before it.
-    escape: Option<usize>,
+    /// follows: the end of the last non-white character before it, and
+    /// that character.
+    escape: Option<(usize, char)>,
     /// The same for the text ending at `solid`.
-    solid_escape: Option<usize>,
-    /// A literal delimiter run ends at `solid`: where it starts, and the
-    /// end of the last non-white character before it.
-    solid_inert: Option<(usize, usize)>,
+    solid_escape: Option<(usize, char)>,
+    /// A literal delimiter run ends at `solid`: where it starts, the end of
+    /// the last non-white character before it, and that character.
+    solid_inert: Option<(usize, usize, char)>,
 }
 
 /// An opener on the stack: where it starts and where it ends.
@@ -166,8 +170,9 @@ pub struct Inline {
     after_bracket: Option<Open>,
     /// `<` was just read here.
     lt: Option<Point>,
-    /// End of the last non-white character read.
+    /// End of the last non-white character read, and that character.
     solid: usize,
+    last: char,
     /// The current line holds only white space so far.
     line_blank: bool,
     /// The current line holds only white space and one kind of `=`/`-`.
@@ -200,8 +205,8 @@ pub struct Inline {
     /// ending there is `[text]` or `![alt]` waiting for its URL.
     bracket_end: Option<(usize, Open)>,
     /// The last non-white character is an escaping backslash: the end of
-    /// the last non-white character before it.
-    solid_escape: Option<usize>,
+    /// the last non-white character before it, and that character.
+    solid_escape: Option<(usize, char)>,
     /// The column of the current character, counted from the line's start
     /// or from after its last `>` (tabs to multiples of four).
     col: usize,
@@ -304,12 +309,14 @@ impl Default for Inline {
             after_bracket: None,
             lt: None,
             solid: 0,
+            last: '\n',
             line_blank: true,
             setext: None,
             prev_line_text: false,
             before: Point {
                 at: 0,
                 solid: 0,
+                last: '\n',
                 setext: false,
                 escape: None,
                 solid_escape: None,
@@ -337,10 +344,6 @@ impl Default for Inline {
             table: false,
         }
     }
-}
-
-fn is_punct(c: char) -> bool {
-    c.is_ascii_punctuation() || (!c.is_ascii() && !c.is_alphanumeric() && !c.is_whitespace())
 }
 
 fn is_white(c: char) -> bool {
@@ -396,6 +399,7 @@ impl Inline {
         self.solid_escape = None;
         self.tick_end = 0;
         self.solid = self.pos;
+        self.last = self.prev;
         self.before = self.here();
     }
 
@@ -618,13 +622,16 @@ impl Inline {
         Point {
             at: self.pos,
             solid: self.solid,
+            last: self.last,
             setext: self.setext.is_some() && self.prev_line_text,
-            escape: self.escaped.then_some(self.before.solid),
+            escape: self
+                .escaped
+                .then_some((self.before.solid, self.before.last)),
             solid_escape: self.solid_escape,
             solid_inert: self
                 .inert
                 .filter(|(end, _)| *end == self.solid)
-                .map(|(_, start)| (start.at, start.solid)),
+                .map(|(_, start)| (start.at, start.solid, start.last)),
         }
     }
 
@@ -633,7 +640,9 @@ impl Inline {
         if c != '\n' {
             if !is_white(c) {
                 self.solid = self.pos + c.len_utf8();
-                self.solid_escape = (c == '\\' && self.escaped).then_some(self.before.solid);
+                self.last = c;
+                self.solid_escape =
+                    (c == '\\' && self.escaped).then_some((self.before.solid, self.before.last));
                 if self.line_blank {
                     self.setext = if c == '=' || c == '-' { Some(c) } else { None };
                 } else if self.setext != Some(c) {
@@ -967,7 +976,7 @@ fn finish(
             }
             _ => {}
         }
-        if let Some(solid) = end
+        if let Some((solid, last)) = end
             .escape
             .filter(|_| !stack.is_empty() || !suffix.is_empty())
         {
@@ -975,6 +984,7 @@ fn finish(
             // backslash (the character before it cannot be one too).
             end.at = end.at.saturating_sub(1);
             end.solid = solid;
+            end.last = last;
             end.escape = None;
             end.solid_escape = None;
         }
@@ -988,18 +998,21 @@ fn finish(
         if end.solid < end.at {
             end.at = end.solid;
             end.escape = end.solid_escape;
-            if let Some((at, solid)) = end.solid_inert.take() {
+            if let Some((at, solid, last)) = end.solid_inert.take() {
                 // The text would end with a literal run that the closer
                 // would join: hide the run too.
                 end.at = at;
                 end.solid = solid;
+                end.last = last;
                 end.escape = None;
             }
         } else if top.end < end.at {
             // An opener the closers added would not close (the rule of 3:
             // they make one run with the closers of its neighbours) is
             // hidden, with what follows it.
-            let Some(i) = unclosable(&stack) else { break };
+            let Some(i) = unclosable(&stack, end.last) else {
+                break;
+            };
             end = stack.get(i).map_or(end, |e| e.start);
             stack.truncate(i);
         } else {
@@ -1031,10 +1044,14 @@ fn finish(
 }
 
 /// The highest emphasis opener on `stack` that the closers [`finish`] adds
-/// would not close: the closers of adjacent openers of one character make
-/// one run, and a run of a length making a multiple of 3 with an opener
-/// that may also close does not close it (unless both are multiples of 3).
-fn unclosable(stack: &[Entry]) -> Option<usize> {
+/// after `last` would not close: the closers of adjacent openers of one
+/// character make one run, and a run of a length making a multiple of 3
+/// with an opener does not close it (unless both are multiples of 3) when
+/// either may also open and close. A run of closers may: after punctuation
+/// (`last`, or the closers and `](…)` added before it) and before more
+/// closers, it is both left- and right-flanking (`_*a!*b!` would heal to
+/// `_*a!*b!**_`, whose `**` closes neither `*`).
+fn unclosable(stack: &[Entry], last: char) -> Option<usize> {
     let emph = |e: &Entry| match e.open {
         Open::Emph {
             ch, len, run, both, ..
@@ -1053,9 +1070,19 @@ fn unclosable(stack: &[Entry]) -> Option<usize> {
             .rposition(|e| emph(e).is_none_or(|(c, ..)| c != ch))
             .map_or(0, |i| i + 1);
         let closers: usize = group.iter().skip(from).filter_map(emph).map(|e| e.1).sum();
+        // A `](…)` goes out for the innermost `[` only.
+        let link = |e: &Entry| e.open == Open::Link;
+        let link_above = stack.iter().skip(from).any(link);
+        let below = group.get(..from).unwrap_or_default();
+        let followed = below
+            .iter()
+            .any(|e| emph(e).is_some() || !link_above && link(e));
+        let after_punct = top < stack.len() || is_white(last) || is_punct(last);
+        let closer_both = ch != '~' && followed && after_punct;
         let bad = group.iter().enumerate().skip(from).rev().find(|(_, e)| {
-            emph(e)
-                .is_some_and(|(.., run, both)| both && (closers + run) % 3 == 0 && closers % 3 != 0)
+            emph(e).is_some_and(|(.., run, both)| {
+                (both || closer_both) && (closers + run) % 3 == 0 && closers % 3 != 0
+            })
         });
         if let Some((i, _)) = bad {
             return Some(i);
@@ -1074,6 +1101,7 @@ fn leftover(run: Run, left: usize) -> Point {
     Point {
         at,
         solid: at,
+        last: run.ch,
         setext: false,
         escape: None,
         solid_escape: None,
@@ -1248,6 +1276,22 @@ mod tests {
         // Fuzz finding: `**` would close the `*` of `**` but not the one
         // between the `!` (1 + 2): that one is hidden, with what follows.
         assert_eq!(h("**g*!*!"), "**g*!*");
+        // Fuzz finding: closers after punctuation and before more closers
+        // may open too, so `_*e!*e!` healed as `_*e!*e!**_` left its `**`
+        // as text (1 + 2). The inner `*` is hidden; after a letter the
+        // closers only close, and both `*` stay.
+        assert_eq!(h("_*e!*e!"), "_*e!*_");
+        assert_eq!(h("_*e\u{fffd}*e\u{fffd}"), "_*e\u{fffd}*_");
+        assert_eq!(h("_*a *b"), "_*a *b**_");
+        assert_eq!(h("*e!*e!"), "*e!*e!**");
+    }
+
+    #[test]
+    fn unicode_punctuation_is_commonmarks() {
+        // A combining accent is not punctuation (CommonMark's P and S
+        // categories): `**` after a letter opens before it. A symbol is.
+        assert_eq!(h("é**\u{301}b"), "é**\u{301}b**");
+        assert_eq!(h("é**€b"), "é**€b");
     }
 
     #[test]

@@ -81,6 +81,7 @@ mod heal;
 pub mod jsonl;
 mod markdown;
 pub mod partial;
+mod punct;
 pub mod surface;
 mod utf8;
 #[cfg(target_arch = "wasm32")]
