@@ -18,7 +18,8 @@
 //! close, `*U **a*a`, skips a `**`); `~~` strikes,
 //! closed only by `~~` (a tilde run closes a run of its own length, and one
 //! that closes nothing leaves the tilde openers before it open for good, as
-//! pulldown-cmark reads them; a single `~` flanks as `_` does);
+//! pulldown-cmark reads them; a single `~` flanks as `_` does, and closes
+//! a single `~` before it, but healing adds no closer for one: `~5 min`);
 //! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`).
 //!
 //! Blocks, as CommonMark (and pulldown-cmark, for tables) reads them, so
@@ -809,8 +810,15 @@ impl Inline {
         let start = leftover(run, left);
         let opens = can_open && (run.ch != '~' || left == 2);
         // An intraword `*` run next to an ASCII letter or digit opens for
-        // CommonMark: a closer after a `[` still open may match it.
-        let latent = !opens && run.ch == '*' && left_flanking(run.before, next);
+        // CommonMark: a closer after a `[` still open may match it. So does
+        // a single `~` (pulldown-cmark strikes `~a~`), which healing never
+        // closes (`~5 minutes`).
+        let latent = !opens
+            && match run.ch {
+                '*' => left_flanking(run.before, next),
+                '~' => can_open && left == 1,
+                _ => false,
+            };
         if left > 0 && !(opens && left <= MAX_RUN) {
             self.inert = Some((self.pos, start));
         }
@@ -1284,6 +1292,17 @@ mod tests {
         assert_eq!(h("_*e\u{fffd}*e\u{fffd}"), "_*e\u{fffd}*_");
         assert_eq!(h("_*a *b"), "_*a *b**_");
         assert_eq!(h("*e!*e!"), "*e!*e!**");
+    }
+
+    #[test]
+    fn a_single_tilde_strikes_only_when_closed() {
+        // pulldown-cmark strikes `~a~`: its closer is kept (fuzz finding
+        // `~\\~~`, whose last `~` was hidden), but a single `~` left open
+        // gets no closer (`~5 minutes`).
+        assert_eq!(h("~a~"), "~a~");
+        assert_eq!(h("~\\~~"), "~\\~~");
+        assert_eq!(h("~5 min"), "~5 min");
+        assert_eq!(h("~5 and ~~gone"), "~5 and ~~gone~~");
     }
 
     #[test]
