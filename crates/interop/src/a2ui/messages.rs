@@ -3,10 +3,12 @@
 //! components is `import`).
 //!
 //! A message is applied whole or not at all: one that is not A2UI, has an
-//! unknown version, names a surface not created (or creates one twice),
-//! holds a malformed component, would close a component cycle or writes
-//! data at a prototype path is refused with a note, and the messages after
-//! it are still read.
+//! unknown version, breaks its envelope's rules (a v0.9 surface without
+//! `catalogId`, a data path that is not a JSON Pointer, ...), updates a
+//! surface not created (or creates one twice), holds a malformed component
+//! or one id twice, would close a component cycle or writes data at a
+//! prototype path is refused with a note, and the messages after it are
+//! still read. Deleting a surface that is not there changes nothing.
 
 use super::Version;
 use crate::note::{at, at_index, unsafe_key, Note};
@@ -192,6 +194,7 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
     let Some(surface_id) = body.get("surfaceId").and_then(Value::as_str) else {
         return Err(invalid(&at(&at_body, "surfaceId"), "surfaceId is a string"));
     };
+    check_body(envelope, body, version, &at_body)?;
     let found = model.surfaces.iter().position(|s| s.id == surface_id);
     match (envelope.as_str(), found) {
         ("createSurface", Some(_)) => Err(Note::new(
@@ -222,11 +225,14 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
                 update_components(&mut surface, components, &at_list)?;
             }
             if let Some(data) = body.get("dataModel") {
-                set_data(&mut surface, "", Some(data), &at(&at_body, "dataModel"))?;
+                set_data(&mut surface, &[], Some(data), &at(&at_body, "dataModel"))?;
             }
             model.surfaces.push(surface);
             Ok(())
         }
+        // Deleting a surface that is not there changes nothing (A2UI's
+        // processors treat it as a no-op).
+        ("deleteSurface", None) => Ok(()),
         (_, None) => Err(Note::new(
             "unknown_surface",
             at(&at_body, "surfaceId"),
@@ -250,25 +256,110 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
             Ok(())
         }
         (_, Some(i)) => {
-            let path = match body.get("path") {
-                None => "",
-                Some(Value::String(p)) if p == "/" => "",
-                Some(Value::String(p)) => p.as_str(),
-                Some(_) => return Err(invalid(&at(&at_body, "path"), "path is a JSON Pointer")),
-            };
-            if version == Version::V10 && !body.contains_key("value") {
-                return Err(invalid(
-                    &at_body,
-                    "a v1.0 data update has a value (null deletes)",
-                ));
-            }
+            let segments = data_path(body, &at_body)?;
             let value = body.get("value").filter(|v| !v.is_null());
             let mut surface = model.surfaces[i].clone();
-            set_data(&mut surface, path, value, &at_body)?;
+            set_data(&mut surface, &segments, value, &at_body)?;
             model.surfaces[i] = surface;
             Ok(())
         }
     }
+}
+
+/// The envelope's own rules, checked before its surface is looked up: a
+/// v0.9 surface names its catalog, a v1.0 one may not (but a `catalogId`
+/// is a string), v1.0's `metadata` holds only `extensions` keyed by
+/// identifiers; a data update's path is a JSON Pointer and (v1.0) it has a
+/// `value`.
+fn check_body(
+    envelope: &str,
+    body: &Map<String, Value>,
+    version: Version,
+    at_body: &str,
+) -> Result<(), Note> {
+    match envelope {
+        "createSurface" => {
+            let catalog = body.get("catalogId");
+            let at_catalog = at(at_body, "catalogId");
+            match (catalog, version) {
+                (None, Version::V09) => {
+                    return Err(invalid(&at_catalog, "a v0.9 surface names its catalogId"))
+                }
+                (Some(id), _) if !id.is_string() => {
+                    return Err(invalid(&at_catalog, "catalogId is a string"))
+                }
+                _ => {}
+            }
+            if let (Some(metadata), Version::V10) = (body.get("metadata"), version) {
+                check_metadata(metadata, &at(at_body, "metadata"))?;
+            }
+            Ok(())
+        }
+        "updateDataModel" => {
+            data_path(body, at_body)?;
+            if version == Version::V10 && !body.contains_key("value") {
+                return Err(invalid(
+                    at_body,
+                    "a v1.0 data update has a value (null deletes)",
+                ));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// v1.0's surface metadata: an object holding only `extensions`, an object
+/// whose keys are identifiers (a letter or `_`, then letters, digits and
+/// `_`: UAX #31's XID classes as Rust's alphabetic and alphanumeric).
+fn check_metadata(metadata: &Value, at_metadata: &str) -> Result<(), Note> {
+    let Some(map) = metadata.as_object() else {
+        return Err(invalid(at_metadata, "metadata is an object"));
+    };
+    if let Some(key) = map.keys().find(|k| *k != "extensions") {
+        return Err(invalid(
+            &at(at_metadata, key),
+            "metadata holds only extensions",
+        ));
+    }
+    let at_extensions = at(at_metadata, "extensions");
+    let Some(extensions) = map.get("extensions") else {
+        return Ok(());
+    };
+    let Some(extensions) = extensions.as_object() else {
+        return Err(invalid(&at_extensions, "extensions is an object"));
+    };
+    let identifier = |key: &str| {
+        let mut chars = key.chars();
+        chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+            && chars.all(|c| c == '_' || c.is_alphanumeric())
+    };
+    match extensions.keys().find(|k| !identifier(k)) {
+        Some(key) => Err(invalid(
+            &at(&at_extensions, key),
+            "an extension's key is an identifier (letters, digits and _)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The segments of a data update's `path` (none for a missing path or `/`,
+/// the whole data), or the note refusing it.
+fn data_path(body: &Map<String, Value>, at_body: &str) -> Result<Vec<String>, Note> {
+    let at_path = at(at_body, "path");
+    let path = match body.get("path") {
+        None => "",
+        Some(Value::String(p)) if p == "/" => "",
+        Some(Value::String(p)) => p.as_str(),
+        Some(_) => return Err(invalid(&at_path, "path is a JSON Pointer")),
+    };
+    pointer::parse(path).map_err(|e| {
+        let code = match e {
+            PointerError::Invalid => "invalid_pointer",
+            PointerError::Unsafe => "unsafe_path",
+        };
+        Note::new(code, at_path, e.message())
+    })
 }
 
 fn invalid(at: &str, rule: &str) -> Note {
@@ -280,13 +371,15 @@ fn invalid(at: &str, rule: &str) -> Note {
 }
 
 /// The components of one message defined on `surface`, or refused whole: a
-/// component that is not an object with a string `id` and `component`, or
-/// a cycle the message would close.
+/// component that is not an object with a string `id` and `component`, an
+/// id given twice in the message, a `catalogId` (of the component or of a
+/// function call in it) that is not a string, or a cycle the message would
+/// close.
 fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) -> Result<(), Note> {
     let Some(items) = list.as_array() else {
         return Err(invalid(at_list, "components is a list"));
     };
-    let mut mine = Vec::new();
+    let mut mine: Vec<(String, String)> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at_item = at_index(at_list, i);
         let id = item.get("id").and_then(Value::as_str);
@@ -297,6 +390,15 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
                 "a component is an object with a string id and component",
             ));
         };
+        if mine.iter().any(|(seen, _)| seen == id) {
+            return Err(invalid(
+                &at(&at_item, "id"),
+                "a message defines each component id once",
+            ));
+        }
+        if let Some(at_bad) = non_string_catalog(item, &at_item, true) {
+            return Err(invalid(&at_bad, "catalogId is a string"));
+        }
         surface.define(id, item.clone(), at_item.clone());
         mine.push((id.to_string(), at_item));
     }
@@ -313,6 +415,28 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
         ));
     }
     Ok(())
+}
+
+/// The pointer of the first `catalogId` that is not a string in `value`:
+/// the component's own (`own`) or a function call's (an object with
+/// `call` or `@call`), at any depth.
+fn non_string_catalog(value: &Value, at_value: &str, own: bool) -> Option<String> {
+    match value {
+        Value::Object(map) => {
+            let call = own || map.contains_key("call") || map.contains_key("@call");
+            match map.get("catalogId") {
+                Some(id) if call && !id.is_string() => Some(at(at_value, "catalogId")),
+                _ => map
+                    .iter()
+                    .find_map(|(key, item)| non_string_catalog(item, &at(at_value, key), false)),
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| non_string_catalog(item, &at_index(at_value, i), false)),
+        _ => None,
+    }
 }
 
 /// The ids a component names: `children` (a list, or a template's
@@ -380,29 +504,17 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
     mine.iter().find(|(id, _)| on_cycle.contains(id.as_str()))
 }
 
-/// Writes `value` at `path` in the surface's data (creating the objects on
-/// the way), or removes what is there when `value` is `None`; the whole
-/// data when `path` is empty (then an object). Refused: a path that is not
-/// a JSON Pointer or has a prototype segment, and a value holding a
-/// prototype key.
+/// Writes `value` at the path of `segments` in the surface's data
+/// (creating the objects on the way), or removes what is there when
+/// `value` is `None`; the whole data when there are no segments (then an
+/// object). Refused: a value holding a prototype key, and a path through a
+/// scalar or past a list's end.
 fn set_data(
     surface: &mut SurfaceState,
-    path: &str,
+    segments: &[String],
     value: Option<&Value>,
     at_body: &str,
 ) -> Result<(), Note> {
-    let segments = pointer::parse(path).map_err(|e| {
-        let code = match e {
-            PointerError::Invalid => "invalid_pointer",
-            PointerError::Unsafe => "unsafe_path",
-        };
-        let at_path = if at_body.ends_with("/dataModel") {
-            at_body.to_string()
-        } else {
-            at(at_body, "path")
-        };
-        Note::new(code, at_path, e.message())
-    })?;
     let at_value = if at_body.ends_with("/dataModel") {
         at_body.to_string()
     } else {
