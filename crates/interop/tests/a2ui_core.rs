@@ -1,6 +1,8 @@
-//! A2UI's core conformance suites for validators and message processors
-//! (`conformance/core/validator_v0_9.yaml`, `validator_v1_0.yaml`,
-//! `message_processor_v0_9.yaml`, `message_processor_v1_0.yaml`), vendored
+//! A2UI's core conformance suites for validators, message processors and
+//! data models (`conformance/core/validator_v0_9.yaml`,
+//! `validator_v1_0.yaml`, `message_processor_v0_9.yaml`,
+//! `message_processor_v1_0.yaml`, `data_model.yaml`,
+//! `data_model_pointers.yaml`), vendored
 //! unchanged in `tests/conformance/a2ui-v1/conformance/core/`, run against
 //! the A2UI reader (`src/a2ui/messages.rs`, compiled into this test as
 //! `messages`: the crate keeps the module private).
@@ -26,6 +28,8 @@
 //!   properties listed). `sendDataModel` and `theme` are not held by our
 //!   model ([`NOT_HELD`]) and not compared.
 //!
+//! A data-model case (`action: data_model`) is read by [`run_data_model`].
+//!
 //! Every case runs and passes except those each suite lists with their
 //! reason (rules A2UI has and we do not, by design); the test fails if a
 //! case fails, or if a listed case is not in its suite. Run with
@@ -33,8 +37,9 @@
 
 // `messages` reads the version from its parent, as in the crate.
 use interop::Version;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use std::path::Path;
+use surfaces_core::pointer;
 
 /// What `messages` reads of the crate's notes (`crate::note` there).
 mod note {
@@ -84,6 +89,9 @@ const KINDS: &[(&str, &str)] = &[
     ("Orphaned component", "not_reachable"),
     // No root: no component is reachable.
     ("Missing root component", "not_reachable"),
+    // DataError.
+    ("Cannot set path", "invalid_message"),
+    ("non-numeric segment", "invalid_message"),
 ];
 
 /// The notes that refuse a message.
@@ -122,6 +130,11 @@ validator (v1.0's JSON Schema has none); we rewrite ids to our own rule (renamed
 const RENDERER: &str = "a renderer's API (capabilities, the data model sent back with \
 sendDataModel, resolving a relative path against a context): not a reader's; our import \
 makes template-relative paths absolute as it expands them";
+
+const OBSERVERS: &str = "observers: a renderer's data model notifies who watches a path; \
+ours has no subscribers (the streaming import gives the RFC 6902 operations of each update)";
+const TRAILING_SLASH: &str = "a trailing slash: A2UI reads /foo/ as /foo; RFC 6901, which \
+our pointers follow, reads it as the key \"\" under foo";
 
 #[test]
 fn validator_v0_9() {
@@ -246,6 +259,33 @@ fn message_processor_v1_0() {
     );
 }
 
+#[test]
+fn data_model() {
+    suite(
+        "data_model.yaml",
+        23,
+        &[
+            ("test_data_model_normalizes_trailing_slash", TRAILING_SLASH),
+            ("test_data_model_replaces_root", OBSERVERS),
+            ("test_data_model_notifies_exact_path", OBSERVERS),
+            ("test_data_model_notifies_ancestor", OBSERVERS),
+            ("test_data_model_notifies_descendant", OBSERVERS),
+            ("test_data_model_notifies_root_observer", OBSERVERS),
+            ("test_data_model_notifies_parent_on_child_write", OBSERVERS),
+            ("test_data_model_does_not_notify_unrelated", OBSERVERS),
+            ("test_data_model_does_not_notify_prefix_sibling", OBSERVERS),
+            ("test_data_model_multiple_observers_same_path", OBSERVERS),
+            ("test_data_model_observe_absent_path", OBSERVERS),
+            ("test_data_model_stops_notifying_after_dispose", OBSERVERS),
+        ],
+    );
+}
+
+#[test]
+fn data_model_pointers() {
+    suite("data_model_pointers.yaml", 3, &[]);
+}
+
 /// The cases that fail for a gap of the import (`src/a2ui/import.rs`),
 /// each with what it lacks; the test fails once one passes, so that it is
 /// moved to the passing ones.
@@ -328,6 +368,9 @@ fn suite(file: &str, passing: usize, skips: &[(&str, &str)]) {
 /// One case's steps, in order; `Err` says the first one that failed.
 fn run(case: &Value) -> Result<(), String> {
     let action = case["action"].as_str().unwrap_or_default();
+    if action == "data_model" {
+        return run_data_model(case);
+    }
     if action != "validate" && action != "process_messages" {
         return Err(["action ", action, " is not run here"].concat());
     }
@@ -339,7 +382,9 @@ fn run(case: &Value) -> Result<(), String> {
     let name = case["name"].as_str().unwrap_or_default();
     let mut history: Vec<Value> = Vec::new();
     for (n, step) in steps.iter().enumerate() {
-        let mine: Vec<Value> = messages::read_value(&step["messages"])
+        // `payload` is the suites' other name for `messages`.
+        let given = step.get("messages").or(step.get("payload"));
+        let mine: Vec<Value> = messages::read_value(given.unwrap_or(&Value::Null))
             .into_iter()
             .map(|(_, m)| m)
             .collect();
@@ -353,15 +398,7 @@ fn run(case: &Value) -> Result<(), String> {
         let at_step = format!("step {n}");
         match step.get("expectError") {
             Some(expected) => {
-                let text = error_text(name, expected);
-                let Some((_, code)) = KINDS.iter().find(|(needle, _)| text.contains(needle)) else {
-                    return Err(format!("{at_step}: no kind for the error {text:?}"));
-                };
-                if !codes.contains(code) {
-                    return Err(format!(
-                        "{at_step}: expected {code} ({text}), got {codes:?}"
-                    ));
-                }
+                expect_kind(name, expected, &codes).map_err(|e| at_step + ": " + &e)?
             }
             None => {
                 let refused = codes
@@ -376,6 +413,84 @@ fn run(case: &Value) -> Result<(), String> {
                     check_state(&build(&history), expect).map_err(|e| format!("{at_step}: {e}"))?;
                 }
             }
+        }
+    }
+    // A case of steps may say what they built at its end.
+    if let (Some(_), Some(expect)) = (case.get("steps"), case.get("expect")) {
+        check_state(&build(&history), expect)?;
+    }
+    Ok(())
+}
+
+/// Whether `codes` hold the one [`KINDS`] gives for the error `expected`.
+fn expect_kind(case: &str, expected: &Value, codes: &[&str]) -> Result<(), String> {
+    let text = error_text(case, expected);
+    let Some((_, code)) = KINDS.iter().find(|(needle, _)| text.contains(needle)) else {
+        return Err(format!("no kind for the error {text:?}"));
+    };
+    if !codes.contains(code) {
+        return Err(format!("expected {code} ({text}), got {codes:?}"));
+    }
+    Ok(())
+}
+
+/// A data-model case: a surface created with the case's `initial` data,
+/// then each step a `set` (a data update), a `delete` (a v1.0 update to
+/// `null`) or a `get`, read as our bindings read a path
+/// ([`surfaces_core::pointer::resolve`]; `/` is the whole data, as a data
+/// update's path `/` is), compared with `expect`, `expect_absent` or
+/// `expect_type`.
+fn run_data_model(case: &Value) -> Result<(), String> {
+    let name = case["name"].as_str().unwrap_or_default();
+    let mut model = Model::default();
+    let initial = case.get("initial").cloned().unwrap_or(json!({}));
+    let create =
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "dataModel": initial}});
+    let mut notes = Vec::new();
+    messages::apply(&mut model, &create, "/0", &mut notes);
+    assert!(notes.is_empty(), "{name}: {notes:?}");
+    for (n, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
+        let at_step = format!("step {n}");
+        let path = step["path"].as_str().unwrap_or_default();
+        match step["op"].as_str().unwrap_or_default() {
+            op @ ("set" | "delete") => {
+                let value = if op == "set" {
+                    step["value"].clone()
+                } else {
+                    Value::Null
+                };
+                let update = json!({"version": "v1.0",
+                    "updateDataModel": {"surfaceId": "s", "path": path, "value": value}});
+                let mut notes = Vec::new();
+                messages::apply(&mut model, &update, "/1", &mut notes);
+                let codes: Vec<&str> = notes.iter().map(|n| n.code).collect();
+                match step.get("expect_error") {
+                    Some(expected) => {
+                        expect_kind(name, expected, &codes).map_err(|e| at_step + ": " + &e)?
+                    }
+                    None if !codes.is_empty() => {
+                        return Err(format!("{at_step}: refused {codes:?}"))
+                    }
+                    None => {}
+                }
+            }
+            "get" => {
+                let data = &model.surfaces[0].data;
+                let found = pointer::resolve(&data, if path == "/" { "" } else { path });
+                let fault = if step["expect_absent"] == Value::Bool(true) {
+                    found.is_some()
+                } else if let Some(kind) = step["expect_type"].as_str() {
+                    let is = |f: fn(&Value) -> bool| found.is_some_and(f);
+                    !(kind == "object" && is(Value::is_object)
+                        || kind == "list" && is(Value::is_array))
+                } else {
+                    found != step.get("expect")
+                };
+                if fault {
+                    return Err(format!("{at_step}: get {path} is {found:?}"));
+                }
+            }
+            op => return Err(format!("{at_step}: op {op:?} is not run here")),
         }
     }
     Ok(())

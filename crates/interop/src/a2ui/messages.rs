@@ -505,10 +505,12 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
 }
 
 /// Writes `value` at the path of `segments` in the surface's data
-/// (creating the objects on the way), or removes what is there when
-/// `value` is `None`; the whole data when there are no segments (then an
-/// object). Refused: a value holding a prototype key, and a path through a
-/// scalar or past a list's end.
+/// (creating what is missing on the way: a list where the next segment is
+/// a position, else an object), or removes what is there when `value` is
+/// `None` (nothing when nothing is); the whole data when there are no
+/// segments (then an object). Refused: a value holding a prototype key,
+/// and a write through a value that is no object or list, or past a list's
+/// end.
 fn set_data(
     surface: &mut SurfaceState,
     segments: &[String],
@@ -540,59 +542,90 @@ fn set_data(
             Some(_) => Err(invalid(&at_value, "the whole data model is an object")),
         };
     };
+    let Some(value) = value else {
+        remove(&mut surface.data, parents, last);
+        return Ok(());
+    };
+    let through = || {
+        invalid(
+            &at(at_body, "path"),
+            "a path goes through objects and lists, not through a value",
+        )
+    };
+    let past_end = || {
+        invalid(
+            &at(at_body, "path"),
+            "a list is indexed by a position it has (or its length, to append)",
+        )
+    };
     let mut node = &mut surface.data;
     for segment in parents {
-        if !node.is_object() && !node.is_array() {
-            *node = Value::Object(Map::new());
+        if node.is_null() {
+            *node = container(segment);
         }
         node = match node {
             Value::Array(items) => match pointer::array_index(segment) {
                 Some(i) if i < items.len() => &mut items[i],
-                _ => {
-                    return Err(invalid(
-                        &at(at_body, "path"),
-                        "a list is indexed by a position it has",
-                    ))
+                Some(i) if i == items.len() => {
+                    items.push(Value::Null);
+                    &mut items[i]
                 }
+                _ => return Err(past_end()),
             },
             Value::Object(map) => map.entry(segment.clone()).or_insert(Value::Null),
-            _ => {
-                return Err(invalid(
-                    &at(at_body, "path"),
-                    "a path goes through objects and lists",
-                ))
-            }
+            _ => return Err(through()),
         };
     }
-    if !node.is_object() && !node.is_array() {
-        *node = Value::Object(Map::new());
+    if node.is_null() {
+        *node = container(last);
     }
-    match (node, value) {
-        (Value::Object(map), Some(v)) => {
-            map.insert(last.clone(), v.clone());
+    match node {
+        Value::Object(map) => {
+            map.insert(last.clone(), value.clone());
         }
-        (Value::Object(map), None) => {
-            map.shift_remove(last);
-        }
-        (Value::Array(items), v) => match (pointer::array_index(last), v) {
-            (Some(i), Some(v)) if i < items.len() => items[i] = v.clone(),
-            (Some(i), Some(v)) if i == items.len() => items.push(v.clone()),
-            (Some(i), None) if i < items.len() => {
-                items.remove(i);
-            }
-            _ => {
-                return Err(invalid(
-                    &at(at_body, "path"),
-                    "a list is indexed by a position it has",
-                ))
-            }
+        Value::Array(items) => match pointer::array_index(last) {
+            Some(i) if i < items.len() => items[i] = value.clone(),
+            Some(i) if i == items.len() => items.push(value.clone()),
+            _ => return Err(past_end()),
         },
-        _ => {
-            return Err(invalid(
-                &at(at_body, "path"),
-                "a path goes through objects and lists",
-            ))
-        }
+        _ => return Err(through()),
     }
     Ok(())
+}
+
+/// The container a missing place becomes when `segment` indexes it: a
+/// list for a position (`0`, `1`, ...), else an object.
+fn container(segment: &str) -> Value {
+    match pointer::array_index(segment) {
+        Some(_) => Value::Array(Vec::new()),
+        None => Value::Object(Map::new()),
+    }
+}
+
+/// Removes what is at `parents` then `last` in `data` (a list's item, the
+/// items after it moving up); nothing when nothing is there.
+fn remove(data: &mut Value, parents: &[String], last: &str) {
+    let mut node = data;
+    for segment in parents {
+        let next = match node {
+            Value::Object(map) => map.get_mut(segment),
+            Value::Array(items) => pointer::array_index(segment).and_then(|i| items.get_mut(i)),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return;
+        };
+        node = next;
+    }
+    match node {
+        Value::Object(map) => {
+            map.shift_remove(last);
+        }
+        Value::Array(items) => {
+            if let Some(i) = pointer::array_index(last).filter(|i| *i < items.len()) {
+                items.remove(i);
+            }
+        }
+        _ => {}
+    }
 }
