@@ -2,7 +2,7 @@
 //! data models (`conformance/core/validator_v0_9.yaml`,
 //! `validator_v1_0.yaml`, `message_processor_v0_9.yaml`,
 //! `message_processor_v1_0.yaml`, `data_model.yaml`,
-//! `data_model_pointers.yaml`), vendored
+//! `data_model_pointers.yaml`, `expressions.yaml`), vendored
 //! unchanged in `tests/conformance/a2ui-v1/conformance/core/`, run against
 //! the A2UI reader (`src/a2ui/messages.rs`, compiled into this test as
 //! `messages`: the crate keeps the module private).
@@ -28,12 +28,15 @@
 //!   properties listed). `sendDataModel` and `theme` are not held by our
 //!   model ([`NOT_HELD`]) and not compared.
 //!
-//! A data-model case (`action: data_model`) is read by [`run_data_model`].
+//! A data-model case (`action: data_model`) is read by [`run_data_model`],
+//! an expression template (`parse_expression_template`) by
+//! [`run_expression`].
 //!
 //! Every case runs and passes except those each suite lists with their
-//! reason (rules A2UI has and we do not, by design); the test fails if a
-//! case fails, or if a listed case is not in its suite. Run with
-//! `--nocapture` to see the counts.
+//! reason (rules A2UI has and we do not, by design) and the
+//! [`IMPORT_GAPS`] (failing, each until the import is fixed); the test
+//! fails if any other case fails, a gap passes, or a listed case is not in
+//! its suite. Run with `--nocapture` to see the counts.
 
 // `messages` reads the version from its parent, as in the crate.
 use interop::Version;
@@ -92,6 +95,9 @@ const KINDS: &[(&str, &str)] = &[
     // DataError.
     ("Cannot set path", "invalid_message"),
     ("non-numeric segment", "invalid_message"),
+    // ParseError: a template's syntax.
+    ("Unclosed interpolation", "unsupported_function"),
+    ("Invalid number literal", "unsupported_function"),
 ];
 
 /// The notes that refuse a message.
@@ -135,6 +141,11 @@ const OBSERVERS: &str = "observers: a renderer's data model notifies who watches
 ours has no subscribers (the streaming import gives the RFC 6902 operations of each update)";
 const TRAILING_SLASH: &str = "a trailing slash: A2UI reads /foo/ as /foo; RFC 6901, which \
 our pointers follow, reads it as the key \"\" under foo";
+
+const EXPRESSIONS: &str = "A2UI's expression language in ${...} beyond paths (quoted \
+strings, function calls, nested interpolation, and their syntax errors): our reading of \
+formatString converts text and plain paths, and leaves any other expression out with \
+unsupported_function";
 
 #[test]
 fn validator_v0_9() {
@@ -286,6 +297,28 @@ fn data_model_pointers() {
     suite("data_model_pointers.yaml", 3, &[]);
 }
 
+#[test]
+fn expressions() {
+    suite(
+        "expressions.yaml",
+        12,
+        &[
+            ("test_expr_single_quoted_string", EXPRESSIONS),
+            ("test_expr_double_quoted_string", EXPRESSIONS),
+            ("test_expr_string_escapes", EXPRESSIONS),
+            ("test_expr_string_escaped_quote", EXPRESSIONS),
+            ("test_expr_function_call_no_args", EXPRESSIONS),
+            ("test_expr_function_call_named_args", EXPRESSIONS),
+            ("test_expr_function_call_mixed_arg_types", EXPRESSIONS),
+            ("test_expr_nested_function_calls", EXPRESSIONS),
+            ("test_expr_nested_interpolation", EXPRESSIONS),
+            ("test_expr_error_missing_closing_paren", EXPRESSIONS),
+            ("test_expr_error_missing_arg_colon", EXPRESSIONS),
+            ("test_expr_error_trailing_characters", EXPRESSIONS),
+        ],
+    );
+}
+
 /// The cases that fail for a gap of the import (`src/a2ui/import.rs`),
 /// each with what it lacks; the test fails once one passes, so that it is
 /// moved to the passing ones.
@@ -303,7 +336,20 @@ const IMPORT_GAPS: &[(&str, &str)] = &[
         "test_v10_index_function_on_surface_with_default",
         "a template over data not (yet) there: its component is noted not_reachable",
     ),
+    ("test_expr_integer_literal", LITERAL_AS_PATH),
+    ("test_expr_decimal_literal", LITERAL_AS_PATH),
+    ("test_expr_leading_zeros", LITERAL_AS_PATH),
+    ("test_expr_boolean_literals", LITERAL_AS_PATH),
+    ("test_expr_error_invalid_number_two_points", LITERAL_AS_PATH),
+    (
+        "test_expr_error_unclosed_interpolation",
+        "formatString's ${ without its }: kept as text, with no note",
+    ),
 ];
+
+/// One of [`IMPORT_GAPS`].
+const LITERAL_AS_PATH: &str = "formatString's ${42}, ${1.5}, ${true} (and ${1.2.3}): A2UI's \
+number and boolean literals are read as paths (/42, /true), with no note";
 
 /// Runs every case of `file` not in `skips`: all pass but the
 /// [`IMPORT_GAPS`], `passing` of them, and every case skipped is in the
@@ -370,6 +416,9 @@ fn run(case: &Value) -> Result<(), String> {
     let action = case["action"].as_str().unwrap_or_default();
     if action == "data_model" {
         return run_data_model(case);
+    }
+    if action == "parse_expression_template" {
+        return run_expression(case);
     }
     if action != "validate" && action != "process_messages" {
         return Err(["action ", action, " is not run here"].concat());
@@ -492,6 +541,44 @@ fn run_data_model(case: &Value) -> Result<(), String> {
             }
             op => return Err(format!("{at_step}: op {op:?} is not run here")),
         }
+    }
+    Ok(())
+}
+
+/// An expression-template case: `input` as a v0.9 `formatString` in a
+/// Text, converted by [`interop::from_a2ui_value`]; the Text's value (a
+/// literal, a binding, or `concat` of them) compared with the parts
+/// expected, their relative paths made absolute as outside a template (from
+/// the root).
+fn run_expression(case: &Value) -> Result<(), String> {
+    let name = case["name"].as_str().unwrap_or_default();
+    let text = json!({"call": "formatString", "args": {"value": case["input"]}});
+    let list = json!([
+        {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "s",
+            "components": [{"id": "root", "component": "Text", "text": text}]}}
+    ]);
+    let result = interop::from_a2ui_value(&list);
+    let codes: Vec<&str> = result.notes.iter().map(|n| n.code).collect();
+    if let Some(expected) = case.get("expect_error") {
+        return expect_kind(name, expected, &codes);
+    }
+    let value = &result.surfaces[0]["components"][0]["props"]["text"];
+    let parts = match value.get("call") {
+        Some(call) if call == "concat" => value["args"]["values"].as_array().cloned(),
+        _ => Some(vec![value.clone()]),
+    };
+    let wanted: Vec<Value> = case["expect"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|part| match part["path"].as_str() {
+            Some(path) if !path.starts_with('/') => json!({"path": format!("/{path}")}),
+            _ => part.clone(),
+        })
+        .collect();
+    if parts.as_ref() != Some(&wanted) {
+        return Err(format!("read as {value} ({codes:?})"));
     }
     Ok(())
 }
