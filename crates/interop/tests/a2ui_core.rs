@@ -2,7 +2,7 @@
 //! data models (`conformance/core/validator_v0_9.yaml`,
 //! `validator_v1_0.yaml`, `message_processor_v0_9.yaml`,
 //! `message_processor_v1_0.yaml`, `data_model.yaml`,
-//! `data_model_pointers.yaml`, `expressions.yaml`), vendored
+//! `data_model_pointers.yaml`, `expressions.yaml`, `functions.yaml`), vendored
 //! unchanged in `tests/conformance/a2ui-v1/conformance/core/`, run against
 //! the A2UI reader (`src/a2ui/messages.rs`, compiled into this test as
 //! `messages`: the crate keeps the module private).
@@ -30,7 +30,8 @@
 //!
 //! A data-model case (`action: data_model`) is read by [`run_data_model`],
 //! an expression template (`parse_expression_template`) by
-//! [`run_expression`].
+//! [`run_expression`], a function (`evaluate_function`) by
+//! [`run_function`].
 //!
 //! Every case runs and passes except those each suite lists with their
 //! reason (rules A2UI has and we do not, by design) and the
@@ -42,6 +43,7 @@
 use interop::Version;
 use serde_json::{json, Map, Value};
 use std::path::Path;
+use surfaces_core::function::{self, PlainHost};
 use surfaces_core::pointer;
 
 /// What `messages` reads of the crate's notes (`crate::note` there).
@@ -146,6 +148,21 @@ const EXPRESSIONS: &str = "A2UI's expression language in ${...} beyond paths (qu
 strings, function calls, nested interpolation, and their syntax errors): our reading of \
 formatString converts text and plain paths, and leaves any other expression out with \
 unsupported_function";
+
+const RENDERED: &str = "a renderer's evaluated props: A2UI's processor gives a component's \
+text as its function's result; our model keeps the call (our evaluator's results are checked \
+in the evaluate_function cases)";
+const FUNCTION_SET: &str = "our function set is SPEC.md section 3's, fixed: A2UI's regex, and, \
+or, not and openUrl (as a function) have no equivalent there; the import leaves them out with \
+unsupported_function";
+const EMAIL_RULE: &str = "SPEC.md section 3's email rule (a domain with a dot not at either \
+end) accepts a one-letter top-level domain";
+const RANGE_RULE: &str = "SPEC.md section 3's range holds a number: a numeric string is not one";
+const PLURAL_RULE: &str = "SPEC.md section 3's pluralize: one and other required, the \
+categories zero, one and other only (two is dropped with arg_dropped)";
+const FORMAT_ARGS: &str = "SPEC.md section 3's formatNumber has no grouping switch and \
+formatDate no TR35 pattern (dates by style: short, medium, long, full); the import drops those \
+arguments with arg_dropped";
 
 #[test]
 fn validator_v0_9() {
@@ -319,6 +336,114 @@ fn expressions() {
     );
 }
 
+#[test]
+fn functions() {
+    suite(
+        "functions.yaml",
+        30,
+        &[
+            ("test_function_format_date_tr35_tokens", RENDERED),
+            ("test_function_format_currency_locale_and_symbol", RENDERED),
+            ("test_function_pluralize_categories", RENDERED),
+            ("test_function_logical_and_or_not", RENDERED),
+            (
+                "test_function_invalid_argument_schema_error",
+                CATALOG_SCHEMA,
+            ),
+            ("test_evaluate_function_regex_match", FUNCTION_SET),
+            ("test_evaluate_function_regex_mismatch", FUNCTION_SET),
+            ("test_evaluate_function_regex_invalid_pattern", FUNCTION_SET),
+            ("test_evaluate_function_and_all_true", FUNCTION_SET),
+            ("test_evaluate_function_and_one_false", FUNCTION_SET),
+            (
+                "test_evaluate_function_and_truthiness_coercion_true",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_and_truthiness_coercion_false",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_and_fewer_than_two_values_error",
+                FUNCTION_SET,
+            ),
+            ("test_evaluate_function_or_all_false", FUNCTION_SET),
+            ("test_evaluate_function_or_one_true", FUNCTION_SET),
+            (
+                "test_evaluate_function_or_truthiness_coercion_true",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_or_fewer_than_two_values_error",
+                FUNCTION_SET,
+            ),
+            ("test_evaluate_function_not_true", FUNCTION_SET),
+            ("test_evaluate_function_not_false", FUNCTION_SET),
+            ("test_evaluate_function_not_truthiness_falsy", FUNCTION_SET),
+            ("test_evaluate_function_not_truthiness_truthy", FUNCTION_SET),
+            (
+                "test_evaluate_function_and_validation_result_operands",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_or_validation_result_operands",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_not_validation_result_operand",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_not_validation_result_operand_v0_9",
+                FUNCTION_SET,
+            ),
+            ("test_evaluate_function_open_url_valid_https", FUNCTION_SET),
+            (
+                "test_evaluate_function_open_url_disallowed_scheme",
+                FUNCTION_SET,
+            ),
+            (
+                "test_evaluate_function_email_invalid_single_char_tld",
+                EMAIL_RULE,
+            ),
+            ("test_evaluate_function_numeric_valid_string", RANGE_RULE),
+            ("test_evaluate_function_pluralize_explicit_two", PLURAL_RULE),
+            (
+                "test_evaluate_function_pluralize_explicit_empty_string",
+                PLURAL_RULE,
+            ),
+            (
+                "test_evaluate_function_format_number_zero_decimals",
+                FORMAT_ARGS,
+            ),
+            (
+                "test_evaluate_function_format_date_custom_pattern",
+                FORMAT_ARGS,
+            ),
+            (
+                "test_evaluate_function_format_date_iso_normalized",
+                FORMAT_ARGS,
+            ),
+            (
+                "test_evaluate_function_v10_without_catalog_id_on_surface_without_default_errors",
+                CATALOG_REGISTRY,
+            ),
+            (
+                "test_evaluate_function_v10_unknown_catalog_id_errors",
+                CATALOG_REGISTRY,
+            ),
+            (
+                "test_evaluate_function_v10_catalog_of_other_protocol_version_errors",
+                CATALOG_REGISTRY,
+            ),
+            (
+                "test_evaluate_function_v10_nested_call_does_not_inherit_catalog",
+                CATALOG_REGISTRY,
+            ),
+        ],
+    );
+}
+
 /// The cases that fail for a gap of the import (`src/a2ui/import.rs`),
 /// each with what it lacks; the test fails once one passes, so that it is
 /// moved to the passing ones.
@@ -419,6 +544,9 @@ fn run(case: &Value) -> Result<(), String> {
     }
     if action == "parse_expression_template" {
         return run_expression(case);
+    }
+    if action == "evaluate_function" {
+        return run_function(case);
     }
     if action != "validate" && action != "process_messages" {
         return Err(["action ", action, " is not run here"].concat());
@@ -579,6 +707,43 @@ fn run_expression(case: &Value) -> Result<(), String> {
         .collect();
     if parts.as_ref() != Some(&wanted) {
         return Err(format!("read as {value} ({codes:?})"));
+    }
+    Ok(())
+}
+
+/// A function case (`evaluate_function`): the call, with the case's
+/// arguments, as a v0.9 Text's `text`, converted by
+/// [`interop::from_a2ui_value`] to our call (renamed, its arguments
+/// mapped) and evaluated by our evaluator
+/// ([`surfaces_core::function::evaluate`], the native [`PlainHost`]), the
+/// result compared with `expect`.
+fn run_function(case: &Value) -> Result<(), String> {
+    let text = json!({"call": case["function"], "args": case["args"]});
+    let list = json!([
+        {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "s",
+            "components": [{"id": "root", "component": "Text", "text": text}]}}
+    ]);
+    let result = interop::from_a2ui_value(&list);
+    let codes: Vec<&str> = result.notes.iter().map(|n| n.code).collect();
+    let ours = &result.surfaces[0]["components"][0]["props"]["text"];
+    if ours.is_null() {
+        return Err(format!("left out ({codes:?})"));
+    }
+    let data = json!({});
+    let value = function::evaluate(&ours, &&data, &PlainHost);
+    let got = match value {
+        Some(function::Value::Data(v)) => v.clone(),
+        Some(function::Value::Text(t)) => json!(t),
+        Some(function::Value::Number(n)) => json!(n),
+        Some(function::Value::Bool(b)) => json!(b),
+        Some(function::Value::Missing) | None => Value::Null,
+    };
+    if case.get("expectError").is_some() {
+        return Err("an error expected: not read here".to_string());
+    }
+    if got != case["expect"] {
+        return Err(format!("{ours} gives {got}"));
     }
     Ok(())
 }
