@@ -131,7 +131,9 @@ validator flags after conversion";
 const THEME: &str = "themes: A2UI checks createSurface's theme against the catalog's theme \
 schema; our surfaces hold no theme";
 const DEPTH: &str = "nesting limits: A2UI refuses more than 5 nested function calls and \
-values nested past 50 levels; we read them (a component nested past 64 levels is noted \
+values nested past 50 levels; our reader has none (SPEC.md section 3 bounds our calls at 4 \
+levels, checked after conversion, and the import leaves out components nested past 64 levels, \
+too_deep)"; we read them (a component nested past 64 levels is noted \
 too_deep after conversion)";
 const UAX31: &str = "component ids as UAX #31 identifiers: a rule of A2UI's reference \
 validator (v1.0's JSON Schema has none); we rewrite ids to our own rule (renamed_id)";
