@@ -133,8 +133,7 @@ schema; our surfaces hold no theme";
 const DEPTH: &str = "nesting limits: A2UI refuses more than 5 nested function calls and \
 values nested past 50 levels; our reader has none (SPEC.md section 3 bounds our calls at 4 \
 levels, checked after conversion, and the import leaves out components nested past 64 levels, \
-too_deep)"; we read them (a component nested past 64 levels is noted \
-too_deep after conversion)";
+too_deep)";
 const UAX31: &str = "component ids as UAX #31 identifiers: a rule of A2UI's reference \
 validator (v1.0's JSON Schema has none); we rewrite ids to our own rule (renamed_id)";
 const RENDERER: &str = "a renderer's API (capabilities, the data model sent back with \
