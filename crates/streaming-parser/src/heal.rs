@@ -10,17 +10,26 @@
 //! incomplete image or HTML tag, a delimiter run that closes nothing, white
 //! space before an added closer). Nothing else of the text changes.
 //!
-//! Rules, after CommonMark's flanking rules: a run of `*` or `_` opens when it
-//! is left-flanking (for `_`, not between two alphanumerics); a single `*`
-//! between two alphanumerics (`2*3`, Korean words) never opens, nor does any
-//! intraword run next to an ASCII letter or digit (`2**3`); a closer matches
-//! the openers as CommonMark's rule of 3 lets it (a run that may open and
-//! close, `*U **a*a`, skips a `**`); `~~` strikes,
-//! closed only by `~~` (a tilde run closes a run of its own length, and one
-//! that closes nothing leaves the tilde openers before it open for good, as
-//! pulldown-cmark reads them; a single `~` flanks as `_` does, and closes
-//! a single `~` before it, but healing adds no closer for one: `~5 min`);
-//! `$$` (exactly two) toggles math; a single `$` is text (`**$750**`).
+//! Rules, after CommonMark's flanking rules (punctuation being Unicode's P
+//! and S categories): a run of `*` or `_` opens when it is left-flanking
+//! (for `_`, not between two alphanumerics); a single `*` between two
+//! alphanumerics (`2*3`, Korean words) never opens for healing, nor does
+//! any intraword run next to an ASCII letter or digit (`2**3`), but a
+//! closer in the text still matches it as CommonMark does (`a**c**`), and
+//! one the added closers would match is hidden; a closer matches the
+//! openers as CommonMark's rule of 3 lets it (a run that may open and
+//! close, `*U **a*a`, skips a `**`; so do added closers after punctuation
+//! and before more closers); `~~` strikes, opening before anything but
+//! white space and closing after anything but white space, closed only by
+//! `~~` (a tilde run closes a run of its own length, and one that closes
+//! nothing leaves the tilde openers before it open for good, as
+//! pulldown-cmark reads them, unless the view cuts it away; two `~~`
+//! closers would make a run of four, so only the lowest `~~` is closed; a
+//! single `~` flanks as `_` does, and closes a single `~` before it, but
+//! healing adds no closer for one: `~5 min`); `$$` (exactly two) toggles
+//! math; a single `$` is text (`**$750**`). A bracket that no `(` follows,
+//! or whose destination holds a control character, is text: the openers
+//! inside it are open again.
 //!
 //! Blocks, as CommonMark (and pulldown-cmark, for tables) reads them, so
 //! that nothing is closed past the block it was opened in:
@@ -47,6 +56,11 @@ use alloc::vec::Vec;
 
 /// The target given to a link whose URL has not arrived yet.
 pub const INCOMPLETE_LINK: &str = "streamdown:incomplete-link";
+
+/// A link destination is read again as text if it turns out to be none
+/// (a control character in it) up to this many bytes; past them it stays
+/// a destination.
+const MAX_URL: usize = 512;
 
 /// How many openers are tracked; deeper ones are left as text.
 const MAX_OPEN: usize = 64;
@@ -169,6 +183,13 @@ pub struct Inline {
     run: Option<Run>,
     /// `]` just closed a bracket; the next character says if a URL follows.
     after_bracket: Option<Open>,
+    /// That bracket's opener and the openers inside it: if no `(` follows,
+    /// the bracket is text and they are open again (`[**]**`).
+    bracketed: Vec<Entry>,
+    /// Inside a link destination: the state before its `(`, and the text
+    /// since, to read again as text if it is no destination.
+    before_url: Option<Box<Inline>>,
+    url: String,
     /// `<` was just read here.
     lt: Option<Point>,
     /// End of the last non-white character read, and that character.
@@ -202,9 +223,10 @@ pub struct Inline {
     /// The block is a list: an indented line after a blank one continues
     /// an item rather than starting code.
     pub list: bool,
-    /// Where the last `]` that closed a bracket ends, and its opener: a view
-    /// ending there is `[text]` or `![alt]` waiting for its URL.
-    bracket_end: Option<(usize, Open)>,
+    /// Where the last `]` that closed a bracket ends, its opener, and where
+    /// that ends: a view ending there is `[text]` or `![alt]` waiting for
+    /// its URL.
+    bracket_end: Option<(usize, Open, usize)>,
     /// The last non-white character is an escaping backslash: the end of
     /// the last non-white character before it, and that character.
     solid_escape: Option<(usize, char)>,
@@ -226,6 +248,10 @@ pub struct Inline {
     first_line: bool,
     /// The current line as a table row: see [`Row`].
     row: Row,
+    /// The last tilde run that closed nothing, so that the tilde openers
+    /// before it close nothing either: where hiding it starts, and the
+    /// openers before it. A view cut there has them open again.
+    dropped: Option<(Point, Vec<Entry>)>,
     /// The line before heads a table of this many columns if the current
     /// line is a delimiter row of as many.
     header: Option<usize>,
@@ -308,6 +334,9 @@ impl Default for Inline {
             mode: Mode::Text,
             run: None,
             after_bracket: None,
+            bracketed: Vec::new(),
+            before_url: None,
+            url: String::new(),
             lt: None,
             solid: 0,
             last: '\n',
@@ -327,6 +356,7 @@ impl Default for Inline {
             solid_escape: None,
             tick_end: 0,
             bracket_end: None,
+            dropped: None,
             inert: None,
             indent: 0,
             code_line: false,
@@ -392,10 +422,14 @@ impl Inline {
         self.mode = Mode::Text;
         self.run = None;
         self.after_bracket = None;
+        self.bracketed.clear();
+        self.before_url = None;
+        self.url.clear();
         self.lt = None;
         self.inert = None;
         self.bang = None;
         self.bracket_end = None;
+        self.dropped = None;
         self.escaped = false;
         self.solid_escape = None;
         self.tick_end = 0;
@@ -455,6 +489,8 @@ impl Inline {
         }
         if let Some(open) = self.after_bracket.take() {
             if c == '(' && !self.escaped && self.mode == Mode::Text {
+                self.url.clear();
+                self.before_url = Some(Box::new(self.clone()));
                 let image = match open {
                     Open::Image { start } => Some(start),
                     _ => {
@@ -468,6 +504,7 @@ impl Inline {
                 self.advance(c);
                 return;
             }
+            self.bracket_is_text();
         }
         if let Some(start) = self.lt.take() {
             if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
@@ -579,6 +616,24 @@ impl Inline {
                 }
             }
             Mode::Url { depth, image } => {
+                if c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r') {
+                    if let Some(mut back) = self.before_url.take() {
+                        // No link destination holds a control character:
+                        // the bracket is text, and so is what followed it.
+                        let text = core::mem::take(&mut self.url);
+                        back.bracket_is_text();
+                        *self = *back;
+                        for c in core::iter::once('(').chain(text.chars()).chain([c]) {
+                            self.step(c);
+                        }
+                        return;
+                    }
+                }
+                if self.url.len() < MAX_URL {
+                    self.url.push(c);
+                } else {
+                    self.before_url = None;
+                }
                 if self.escaped {
                     self.escaped = false;
                 } else if c == '\\' {
@@ -591,7 +646,10 @@ impl Inline {
                 } else if c == ')' {
                     self.mode = match depth.checked_sub(1) {
                         Some(depth) => Mode::Url { depth, image },
-                        None => Mode::Text,
+                        None => {
+                            self.before_url = None;
+                            Mode::Text
+                        }
                     };
                 }
             }
@@ -764,15 +822,31 @@ impl Inline {
         }
     }
 
+    /// The bracket closed last makes no link: it is text, and the openers
+    /// inside it are open again.
+    fn bracket_is_text(&mut self) {
+        let mut inside = core::mem::take(&mut self.bracketed).into_iter();
+        if let Some(opener) = inside.next() {
+            // A view cut right after the `[` would end with an open
+            // bracket: cut before it.
+            self.stack.extend(inside.map(|mut e| {
+                if e.start.solid <= opener.end {
+                    e.start = opener.start;
+                }
+                e
+            }));
+        }
+    }
+
     fn close_bracket(&mut self) {
         let found = self
             .stack
             .iter()
             .rposition(|e| matches!(e.open, Open::Link | Open::Image { .. }));
-        if let Some((i, open)) = found.and_then(|i| Some((i, self.stack.get(i)?.open))) {
-            self.stack.truncate(i);
-            self.after_bracket = Some(open);
-            self.bracket_end = Some((self.pos + 1, open));
+        if let Some((i, opener)) = found.and_then(|i| Some((i, *self.stack.get(i)?))) {
+            self.bracketed = self.stack.split_off(i);
+            self.after_bracket = Some(opener.open);
+            self.bracket_end = Some((self.pos + 1, opener.open, opener.end));
         }
     }
 
@@ -804,7 +878,11 @@ impl Inline {
         let (can_open, can_close) = flanking(run, next);
         let mut left = run.len;
         if can_close {
+            let before = (run.ch == '~').then(|| self.stack.clone());
             left = close_on(&mut self.stack, run, both(run, next));
+            if let Some(before) = before.filter(|b| left == run.len && b.len() > self.stack.len()) {
+                self.dropped = Some((run.start, before));
+            }
         }
         // What is left of the run starts after the part that closed.
         let start = leftover(run, left);
@@ -938,11 +1016,23 @@ impl Inline {
                     let mut left = run.len;
                     if matches!(run.ch, '*' | '_' | '~') && flanking(run, ' ').1 {
                         // A run that would close nothing is hidden, and
-                        // leaves the openers as they are (it may grow).
+                        // leaves the openers as they are (it may grow). So
+                        // is one the closers added would join (the next
+                        // opener to close is of its character): the joined
+                        // run matches as a run of its own length would.
                         let mut closed = stack.clone();
                         left = close_on(&mut closed, run, false);
-                        if left < run.len {
+                        let joined = closed
+                            .iter()
+                            .rev()
+                            .find(|e| !matches!(e.open, Open::Emph { latent: true, .. }))
+                            .is_some_and(
+                                |e| matches!(e.open, Open::Emph { ch, .. } if ch == run.ch),
+                            );
+                        if left < run.len && !joined {
                             stack = closed;
+                        } else {
+                            left = run.len;
                         }
                     }
                     if left < run.len {
@@ -957,7 +1047,19 @@ impl Inline {
                 }
             }
         }
-        finish(stack, end, suffix, trim, (self.pos, self.bracket_end))
+        let view = finish(stack, end, suffix, trim, (self.pos, self.bracket_end));
+        match &self.dropped {
+            // Cut before the tilde run that closed nothing: the
+            // openers it left closing nothing are open again.
+            Some((at, before)) if view.0 <= at.at => finish(
+                before.clone(),
+                *at,
+                String::new(),
+                true,
+                (self.pos, self.bracket_end),
+            ),
+            _ => view,
+        }
     }
 }
 
@@ -965,20 +1067,40 @@ fn finish(
     mut stack: Vec<Entry>,
     mut end: Point,
     mut suffix: String,
-    trim: bool,
-    (pos, bracket_end): (usize, Option<(usize, Open)>),
+    mut trim: bool,
+    (pos, bracket_end): (usize, Option<(usize, Open, usize)>),
 ) -> (usize, String) {
+    // A latent `*` opener with a `*` opener below it may take the closers
+    // added for that one (CommonMark matches it: `**h*o *.` healed as
+    // `**h*o *.***` strikes `o *.`), unless the rule of 3 keeps the run of
+    // closers next to it from matching it (`**2*3` closed by `**`): hide
+    // it, with what follows (a code span, math or a link URL after it too,
+    // and so their closers).
+    if let Some(i) = (0..stack.len()).find(|&i| takes_closers(&stack, i)) {
+        if let Some(latent) = stack.get(i).filter(|e| e.start.at < end.at) {
+            end = latent.start;
+            suffix.clear();
+            trim = true;
+        }
+        stack.truncate(i);
+    }
     stack.retain(|e| !matches!(e.open, Open::Emph { latent: true, .. }));
     let mut link_target = false;
     loop {
         // A view cut right after `]` shows a bracket waiting for its URL:
-        // an image is hidden, a link gets the placeholder target.
-        match bracket_end.filter(|(at, _)| *at == end.at && end.at < pos) {
-            Some((_, Open::Image { start })) => {
+        // an image is hidden, a link gets the placeholder target. Either
+        // way, what opened inside it is not open (the text after the `]`
+        // had made it text).
+        let waiting = bracket_end.filter(|(at, ..)| *at == end.at && end.at < pos);
+        if let Some((.., opened)) = waiting {
+            stack.retain(|e| e.end <= opened);
+        }
+        match waiting {
+            Some((_, Open::Image { start }, _)) => {
                 end = start;
                 continue;
             }
-            Some((_, Open::Link)) if !link_target => {
+            Some((_, Open::Link, _)) if !link_target => {
                 link_target = true;
                 suffix.insert_str(0, &["(", INCOMPLETE_LINK, ")"].concat());
             }
@@ -1051,6 +1173,43 @@ fn finish(
     (end.at, suffix)
 }
 
+/// Whether the opener at `i` is a latent `*` that the closers [`finish`]
+/// adds for a `*` opener below it would meet and match: the run they make
+/// with the closers of the `*` openers next to it (none of another kind
+/// between), by the rule of 3.
+fn takes_closers(stack: &[Entry], i: usize) -> bool {
+    let star = |e: &Entry| match e.open {
+        Open::Emph {
+            ch: '*',
+            len,
+            run,
+            latent,
+            ..
+        } => Some((len, run, latent)),
+        _ => None,
+    };
+    let Some((_, run, true)) = stack.get(i).and_then(star) else {
+        return false;
+    };
+    let below = stack.get(..i).unwrap_or_default();
+    if !below
+        .iter()
+        .any(|e| star(e).is_some_and(|(.., latent)| !latent))
+    {
+        return false;
+    }
+    let closers = |side: &mut dyn Iterator<Item = &Entry>| -> usize {
+        side.map_while(star)
+            .filter(|(.., latent)| !latent)
+            .map(|(len, ..)| len)
+            .sum()
+    };
+    let next_below = closers(&mut below.iter().rev());
+    let above = closers(&mut stack.iter().skip(i + 1));
+    let reach = next_below + above;
+    next_below == 0 || !((reach + run) % 3 == 0 && reach % 3 != 0)
+}
+
 /// The highest emphasis opener on `stack` that the closers [`finish`] adds
 /// after `last` would not close: the closers of adjacent openers of one
 /// character make one run, and a run of a length making a multiple of 3
@@ -1078,6 +1237,11 @@ fn unclosable(stack: &[Entry], last: char) -> Option<usize> {
             .rposition(|e| emph(e).is_none_or(|(c, ..)| c != ch))
             .map_or(0, |i| i + 1);
         let closers: usize = group.iter().skip(from).filter_map(emph).map(|e| e.1).sum();
+        if ch == '~' && closers > 2 {
+            // Tilde closers of two `~~` make a run of four, which strikes
+            // nothing: only the lowest is closed.
+            return Some(from + 1);
+        }
         // A `](…)` goes out for the innermost `[` only.
         let link = |e: &Entry| e.open == Open::Link;
         let link_above = stack.iter().skip(from).any(link);
@@ -1141,7 +1305,12 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
             let opens = left && !(intraword && (run.len == 1 || ascii_neighbour));
             (opens, right)
         }
-        _ => (left && run.len == 2, right && run.len == 2),
+        // `~~` may be intraword: it opens before anything but white space
+        // and closes after anything but white space (pulldown-cmark).
+        _ => (
+            run.len == 2 && !is_white(next),
+            run.len == 2 && !is_white(run.before),
+        ),
     }
 }
 
@@ -1174,8 +1343,18 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
             .rposition(|e| !matches!(e.open, Open::Emph { .. }))
             .map_or(0, |i| i + 1);
         let same = |e: &Entry| matches!(e.open, Open::Emph { ch: '~', len: l, .. } if l == len);
-        if let Some(i) = stack.iter().skip(floor).rposition(same) {
-            stack.truncate(floor + i);
+        // A `[` still open is text: the closer matches across it (and no
+        // `[` can be completed then, as for `*`).
+        let reach = stack
+            .iter()
+            .rposition(|e| !matches!(e.open, Open::Emph { .. } | Open::Link))
+            .map_or(0, |i| i + 1);
+        if let Some(i) = stack.iter().skip(reach).rposition(same) {
+            let crossed = floor > reach + i;
+            stack.truncate(reach + i);
+            if crossed {
+                stack.retain(|e| e.open != Open::Link);
+            }
             return 0;
         }
         let above: Vec<Entry> = stack.drain(floor..).collect();
@@ -1191,7 +1370,7 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
         // Whether an open `[` was passed: a `[` still open is text for
         // CommonMark, so a closer after it matches an opener before it (the
         // `[` is then left as text: completed, the link would split the
-        // pair), a latent one too.
+        // pair). A latent opener matches too (`a**b**`).
         let mut crossed = false;
         for (i, entry) in stack.iter().enumerate().rev() {
             match &entry.open {
@@ -1199,12 +1378,8 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
                     ch: c,
                     run: r,
                     both: b,
-                    latent,
                     ..
-                } if *c == ch
-                    && (crossed || !latent)
-                    && (!both && !b || (run.len + r) % 3 != 0 || run.len % 3 == 0) =>
-                {
+                } if *c == ch && (!both && !b || (run.len + r) % 3 != 0 || run.len % 3 == 0) => {
                     found = Some(i);
                     break;
                 }
@@ -1303,6 +1478,37 @@ mod tests {
         assert_eq!(h("~\\~~"), "~\\~~");
         assert_eq!(h("~5 min"), "~5 min");
         assert_eq!(h("~5 and ~~gone"), "~5 and ~~gone~~");
+    }
+
+    #[test]
+    fn fuzz_findings_of_one_long_input() {
+        // Each a reduction of one input a ten-minute run found
+        // (regressions/markdown_stream/a-single-tilde-closed-...-unreduced).
+        // An intraword `**` matches a closer (`a**c**` is strong).
+        assert_eq!(h("T**c**"), "T**c**");
+        // A latent `*` the added closers would match is hidden; one the
+        // rule of 3 keeps them from matching is not.
+        assert_eq!(h("**h*o *."), "**h**");
+        assert_eq!(h("**2*3 is 6"), "**2*3 is 6**");
+        // A bracket no `(` follows is text: what opened inside is open.
+        assert_eq!(h("[**]**"), "[**]**");
+        assert_eq!(h("[**] x"), "[**] x**");
+        assert_eq!(h("[*]["), "[*](streamdown:incomplete-link)");
+        // A tilde run that dropped the openers before it, cut away, has
+        // them open again.
+        assert_eq!(h("~~]~["), "~~]~~");
+        // Two `~~` closers would make a run of four: only the lowest closes.
+        assert_eq!(h("~~a ~~b"), "~~a~~");
+        // `~~` opens and closes intraword (pulldown-cmark).
+        assert_eq!(h("\u{1}~~!~~"), "\u{1}~~!~~");
+        // A `~~` closer matches across a `[` still open.
+        assert_eq!(h("~~[~~ !"), "~~[~~ !");
+        // A pending closer the added closers would join is hidden.
+        assert_eq!(h("**T*!*!*"), "**T*!*");
+        // No link destination holds a control character.
+        assert_eq!(h("~~[](\u{f}~"), "~~[](\u{f}~~");
+        // ... and what followed its `(` is read again as text.
+        assert_eq!(h("[](`\u{1}`"), "[](`\u{1}`");
     }
 
     #[test]
