@@ -16,7 +16,7 @@ const USAGE: &str = "usage: surfaces <command> [options]
 commands:
   render [--catalog FILE] FILE   a surface as published-page HTML
   heal                           markdown on stdin, the healed view on stdout
-  stream [--chunk N] [--mode markdown|jsonl|a2ui] [--final-only] FILE   streaming parser changes and final document
+  stream [--chunk N] [--mode markdown|jsonl|a2ui] [--ops] [--final-only] FILE   streaming parser changes and final document (--ops: an A2UI stream's operations on its surface)
   validate [--catalog FILE] FILE...   check surfaces (.json) and markdown bodies (.md)
   patch --doc FILE --ops FILE [--catalog FILE]   RFC 6902 operations through repair, validation, apply
   prompt [--catalog FILE]        the catalog prompt for a model

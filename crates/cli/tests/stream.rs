@@ -141,6 +141,55 @@ fn a2ui_mode_reads_blocks_between_prose() {
 }
 
 #[test]
+fn a2ui_ops_bring_the_surface_up_to_date_message_by_message() {
+    let v1 = |body: &str| format!("{{\"version\":\"v1.0\",{body}}}\n");
+    let text = [
+        v1(r#""createSurface":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["t"]},{"id":"t","component":"Text","text":{"path":"/name"}}]}"#),
+        v1(r#""updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada"}"#),
+        v1(r#""updateDataModel":{"surfaceId":"s","path":"/__proto__/x","value":1}"#),
+    ]
+    .concat();
+    let path = file("agent.jsonl", &text);
+    let whole = surfaces(
+        &["convert", "--from", "a2ui", "--to", "surface", &path],
+        b"",
+    );
+    let whole: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    for chunk in ["1", "9", "4096"] {
+        let out = surfaces(
+            &["stream", "--mode", "a2ui", "--ops", "--chunk", chunk, &path],
+            b"",
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let lines = lines(&out);
+        let (last, ops) = lines.split_last().unwrap();
+        // The whole surface once it has a root, then the one data member
+        // (read whole, the messages come in one push: one operation).
+        assert_eq!(
+            (&ops[0]["op"], &ops[0]["path"]),
+            (&"replace".into(), &"".into())
+        );
+        if chunk == "4096" {
+            assert_eq!(ops.len(), 1);
+        } else {
+            assert_eq!(
+                ops[1..],
+                [serde_json::json!({"op": "add", "path": "/data/name", "value": "Ada"})]
+            );
+        }
+        assert_eq!(last["document"], whole["document"], "chunk {chunk}");
+        // The prototype path is refused and said so, with the message's pointer.
+        assert_eq!(last["notes"][0]["code"], "unsafe_path");
+        assert!(last["notes"][0]["path"].as_str().unwrap().starts_with("/2"));
+    }
+    let out = surfaces(
+        &["stream", "--mode", "a2ui", "--ops", "--final-only", &path],
+        b"",
+    );
+    assert_eq!(lines(&out).len(), 1);
+}
+
+#[test]
 fn stream_usage_errors_exit_2() {
     let path = &file("u.md", "x");
     for args in [
@@ -152,6 +201,8 @@ fn stream_usage_errors_exit_2() {
         vec!["stream", "--bogus", path],
         vec!["stream", path, path],
         vec!["stream", "/nonexistent/answer.md"],
+        vec!["stream", "--ops", path],
+        vec!["stream", "--mode", "jsonl", "--ops", path],
     ] {
         let out = surfaces(&args, b"");
         assert_eq!(out.code, 2, "{args:?}");

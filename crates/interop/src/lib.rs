@@ -52,9 +52,12 @@
 //! the cycle) or writing data at a prototype path or key (`unsafe_path`) is
 //! refused, and the next message is read. Later components replace earlier
 //! ones by id; a data update writes its value at its path (the whole data at
-//! `/`), creating objects on the way, and a missing (v0.9) or `null` (v1.0)
-//! value removes the key; `deleteSurface` removes the surface. Function-call
-//! envelopes change no surface and are noted (`no_equivalent`).
+//! `/`), creating objects on the way (a list before a position such as
+//! `/items/0`), and a missing (v0.9) or `null` (v1.0) value removes the key
+//! (a path that is not there changes nothing); writing through a string or
+//! a number is refused (`invalid_message`). `deleteSurface` removes the
+//! surface (one never created: nothing). Function-call envelopes change no
+//! surface and are noted (`no_equivalent`).
 //!
 //! Each surface left is then walked from `root`, each component converted
 //! once, a parent before its children: Text variants h1 to h5 (and text
@@ -101,6 +104,17 @@
 //! A2UI and back keeps every component with a basic-catalog equivalent,
 //! with its id, children, bindings and data.
 //!
+//! # Streaming import
+//!
+//! [`A2uiImport`] takes the messages as they arrive (values, or their text
+//! in any chunking) and gives, after each push, the RFC 6902 operations
+//! that bring one surface document up to date, for a `Draft` to repair,
+//! validate and apply: the whole surface once it has a `root`, then what
+//! changed (a data member, a component; the component list whole when the
+//! tree changed, so that no operation leaves a child undefined). The
+//! operations of every push, applied in order, build [`from_a2ui`]'s
+//! surface of the whole; `surfaces stream --mode a2ui --ops` prints them.
+//!
 //! # json-render
 //!
 //! [`json_render::from_json_render`] and [`json_render::to_json_render`]
@@ -114,7 +128,7 @@ mod ids;
 pub mod json_render;
 pub mod note;
 
-pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, FromA2ui, ToA2ui, Version};
+pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, A2uiImport, FromA2ui, ToA2ui, Version};
 pub use note::{notes_json, Note};
 
 /// Whether `name` is one of our actions (the validator's list).

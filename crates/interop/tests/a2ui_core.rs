@@ -39,23 +39,11 @@
 //! fails if any other case fails, a gap passes, or a listed case is not in
 //! its suite. Run with `--nocapture` to see the counts.
 
-// `messages` reads the version from its parent, as in the crate.
-use interop::Version;
+use interop::a2ui::messages::{self, Model};
 use serde_json::{json, Map, Value};
 use std::path::Path;
 use surfaces_core::function::{self, PlainHost};
 use surfaces_core::pointer;
-
-/// What `messages` reads of the crate's notes (`crate::note` there).
-mod note {
-    pub use interop::note::*;
-}
-
-#[allow(dead_code)]
-#[path = "../src/a2ui/messages.rs"]
-mod messages;
-
-use messages::Model;
 
 /// The reference's errors as our notes' codes: the first row whose text is
 /// in the error (its message, details, or the case's name) gives the code.

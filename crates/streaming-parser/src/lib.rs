@@ -109,6 +109,7 @@ mod work {
 pub use heal::INCOMPLETE_LINK;
 pub use jsonl::JsonlStream;
 pub use markdown::{Kind, MarkdownStream};
+pub use utf8::Decoder;
 
 /// Heals a whole markdown text for display: the text as written, with its
 /// open last block healed (SPEC.md section 11).

@@ -1,0 +1,325 @@
+//! Streaming import: A2UI messages as they arrive, turned into the RFC 6902
+//! operations that bring one surface document up to date (SPEC.md section
+//! 14, `A2uiImport`), for a `Draft` to repair, validate and apply like any
+//! other operation.
+//!
+//! Messages come as values ([`A2uiImport::push_value`]: one message or a
+//! list) or as text in any chunking ([`A2uiImport::push_text`],
+//! [`A2uiImport::push_bytes`], then [`A2uiImport::finish`]): JSON Lines
+//! (the tolerant reader: an object is read when it closes, whatever its
+//! lines), an answer with `<a2ui-json>` blocks (a block is read when its
+//! closing tag arrives), or one JSON list (read at the end). The kind is
+//! decided by the text's first character that is not white space (`{`
+//! lines, `[` a list) or by an opening tag, and prose before it waits. Each
+//! message is applied to the A2UI model in order, as [`from_a2ui`] applies
+//! the whole (refused ones noted, the rest read), so the operations of all
+//! pushes, applied in order, build [`from_a2ui`]'s surface of the whole.
+//!
+//! After each push, the followed surface (the `surfaceId` asked for, or the
+//! first one created) is converted again and compared with what the
+//! operations so far built: the first time it has a `root`, one `replace`
+//! of the whole surface at `at`; then a `replace` per top-level key that
+//! changed, the data compared member by member (`add`, `remove`, `replace`
+//! of the deepest member that changed; a list replaced whole), and the
+//! components compared by position when their ids and children are the
+//! same (a `replace` of each one that changed) or replaced as one list when
+//! the tree changed, so that no operation leaves a component unreachable
+//! or a child undefined for the validator to refuse. The comparison costs
+//! the surface, not the message: the converted tree depends on its
+//! ancestors (a template's copies, a Button's label child), so a message
+//! can change components it does not name.
+//!
+//! ```
+//! use interop::a2ui::A2uiImport;
+//! use serde_json::json;
+//!
+//! let mut import = A2uiImport::new(None, "");
+//! let ops = import.push_text(concat!(
+//!     r#"{"version": "v1.0", "createSurface": {"surfaceId": "s", "components": ["#,
+//!     r#"{"id": "root", "component": "Text", "text": "Hi"}]}}"#, "\n"));
+//! assert_eq!(ops[0]["op"], "replace");
+//! assert_eq!(ops[0]["value"]["components"][0]["props"]["text"], "Hi");
+//! let ops = import.push_text(concat!(
+//!     r#"{"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 2}}"#,
+//!     "\n"));
+//! assert_eq!(ops, vec![json!({"op": "add", "path": "/data/n", "value": 2})]);
+//! ```
+//!
+//! [`from_a2ui`]: super::from_a2ui
+
+use super::{import, messages};
+use crate::note::{at_index, Note};
+use serde_json::{json, Value};
+use streaming_parser::a2ui::{parse_full, CLOSE_TAG, OPEN_TAG};
+use streaming_parser::{Decoder, JsonlStream};
+use surfaces_core::pointer;
+
+/// How the text is read, once its kind is known.
+#[derive(Debug, Clone)]
+enum Text {
+    /// Nothing but white space or prose yet.
+    Undecided(String),
+    /// JSON Lines.
+    Lines(Box<JsonlStream>),
+    /// An answer with `<a2ui-json>` blocks: the text after the last block.
+    Blocks(String),
+    /// One JSON value, read at the end.
+    Whole(String),
+}
+
+/// A2UI messages in, RFC 6902 operations on one surface document out.
+#[derive(Debug, Clone)]
+pub struct A2uiImport {
+    follow: Option<String>,
+    at: String,
+    model: messages::Model,
+    decoder: Decoder,
+    text: Text,
+    /// Messages read so far: the next one's pointer is `/<read>`.
+    read: usize,
+    /// Notes of reading and applying the messages.
+    notes: Vec<Note>,
+    /// Notes of the last conversion.
+    converted: Vec<Note>,
+    /// The surface the operations so far build.
+    shown: Option<Value>,
+}
+
+impl A2uiImport {
+    /// An import following the surface `surface` (by default the first one
+    /// created), which sits at `at` in the draft's document (`""` when the
+    /// draft is that surface).
+    pub fn new(surface: Option<&str>, at: &str) -> A2uiImport {
+        A2uiImport {
+            follow: surface.map(str::to_string),
+            at: at.to_string(),
+            model: messages::Model::default(),
+            decoder: Decoder::default(),
+            text: Text::Undecided(String::new()),
+            read: 0,
+            notes: Vec::new(),
+            converted: Vec::new(),
+            shown: None,
+        }
+    }
+
+    /// One message, or a list of them (or `{"messages": [...]}`).
+    pub fn push_value(&mut self, value: &Value) -> Vec<Value> {
+        let list = messages::read_value(value);
+        self.apply(list.into_iter().map(|(_, message)| message).collect())
+    }
+
+    /// The next chunk of UTF-8 bytes, split anywhere.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Vec<Value> {
+        let text = self.decoder.push(bytes);
+        self.push_text(&text)
+    }
+
+    /// The next chunk of text.
+    pub fn push_text(&mut self, chunk: &str) -> Vec<Value> {
+        let found = self.read_text(chunk, false);
+        self.apply(found)
+    }
+
+    /// The text ended: what is still open is read (the last line, a list).
+    pub fn finish(&mut self) -> Vec<Value> {
+        let rest = self.decoder.finish();
+        let found = self.read_text(&rest, true);
+        self.apply(found)
+    }
+
+    /// The notes so far: of reading and applying every message (pointers
+    /// `/i`, the messages counted from 0), then of converting the surface
+    /// as it is now.
+    pub fn notes(&self) -> Vec<Note> {
+        self.notes.iter().chain(&self.converted).cloned().collect()
+    }
+
+    /// The surface the operations so far build, once it has a root.
+    pub fn surface(&self) -> Option<&Value> {
+        self.shown.as_ref()
+    }
+
+    /// The complete messages of `chunk` (and of what waited before it).
+    fn read_text(&mut self, chunk: &str, end: bool) -> Vec<Value> {
+        if let Text::Undecided(waiting) = &mut self.text {
+            waiting.push_str(chunk);
+            let first = waiting.trim_start().chars().next();
+            let text = core::mem::take(waiting);
+            self.text = if text.contains(OPEN_TAG) {
+                Text::Blocks(String::new())
+            } else {
+                match first {
+                    Some('{') => Text::Lines(Box::new(JsonlStream::new())),
+                    Some('[') => Text::Whole(String::new()),
+                    _ if end => {
+                        // Prose and nothing else: read as the whole would be.
+                        let list = messages::read_text(&text, &mut self.notes);
+                        return list.into_iter().map(|(_, m)| m).collect();
+                    }
+                    _ => {
+                        self.text = Text::Undecided(text);
+                        return Vec::new();
+                    }
+                }
+            };
+            return self.read_text(&text, end);
+        }
+        let mut found = Vec::new();
+        match &mut self.text {
+            Text::Undecided(_) => {}
+            Text::Lines(lines) => {
+                let mut items = lines.push(chunk);
+                if end {
+                    items.extend(lines.finish());
+                }
+                for item in items {
+                    match item["kind"].as_str() {
+                        Some("value") => found.push(item["value"].clone()),
+                        Some("error") => self.notes.push(Note::new(
+                            "not_a2ui",
+                            at_index("", self.read + found.len()),
+                            [
+                                "line ",
+                                &item["line"].to_string(),
+                                " is not JSON: ",
+                                item["message"].as_str().unwrap_or_default(),
+                            ]
+                            .concat(),
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            Text::Blocks(after) => {
+                // Only the new text can hold the closing tag (or finish it).
+                let from = after.len().saturating_sub(CLOSE_TAG.len());
+                after.push_str(chunk);
+                let mut start = 0;
+                let mut search = from;
+                while let Some(i) = after.get(search..).and_then(|rest| rest.find(CLOSE_TAG)) {
+                    let close = search + i + CLOSE_TAG.len();
+                    let block = after.get(start..close).unwrap_or_default();
+                    match parse_full(block) {
+                        Ok(parts) => {
+                            found.extend(parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default()))
+                        }
+                        Err(message) => self.notes.push(Note::new("not_a2ui", "", message)),
+                    }
+                    (start, search) = (close, close);
+                }
+                after.drain(..start);
+            }
+            Text::Whole(text) => {
+                text.push_str(chunk);
+                if end {
+                    let list = messages::read_text(text, &mut self.notes);
+                    found.extend(list.into_iter().map(|(_, m)| m));
+                }
+            }
+        }
+        found
+    }
+
+    /// Applies `found` in order, then gives the operations that bring the
+    /// followed surface up to date.
+    fn apply(&mut self, found: Vec<Value>) -> Vec<Value> {
+        if found.is_empty() {
+            return Vec::new();
+        }
+        for message in &found {
+            let at = at_index("", self.read);
+            messages::apply(&mut self.model, message, &at, &mut self.notes);
+            self.read += 1;
+        }
+        let state = match &self.follow {
+            Some(id) => self.model.surfaces.iter().find(|s| &s.id == id),
+            None => self.model.surfaces.first(),
+        };
+        let Some(state) = state.filter(|s| s.components.contains_key("root")) else {
+            return Vec::new();
+        };
+        self.converted.clear();
+        let surface = import::surface(state, &mut self.converted);
+        let mut ops = Vec::new();
+        match &self.shown {
+            None => ops.push(json!({"op": "replace", "path": self.at, "value": surface})),
+            Some(shown) => diff_surface(shown, &surface, &self.at, &mut ops),
+        }
+        self.shown = Some(surface);
+        ops
+    }
+}
+
+/// The operations taking surface `old` to `new`, at `at`.
+fn diff_surface(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
+    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
+        return diff(&Value::Null, new, at, ops);
+    };
+    for (key, value) in new {
+        let mut path = at.to_string();
+        pointer::push(&mut path, key);
+        match (key.as_str(), old.get(key)) {
+            ("components", Some(before)) => diff_components(before, value, &path, ops),
+            ("data", Some(before)) => diff(before, value, &path, ops),
+            (_, Some(before)) if before == value => {}
+            (_, Some(_)) => ops.push(json!({"op": "replace", "path": path, "value": value})),
+            (_, None) => ops.push(json!({"op": "add", "path": path, "value": value})),
+        }
+    }
+    for key in old.keys().filter(|k| !new.contains_key(*k)) {
+        let mut path = at.to_string();
+        pointer::push(&mut path, key);
+        ops.push(json!({"op": "remove", "path": path}));
+    }
+}
+
+/// Components by position when the tree is the same, else the whole list.
+fn diff_components(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
+    let shape = |list: &Value| -> Vec<(Value, Value)> {
+        let items = list.as_array().map(Vec::as_slice).unwrap_or_default();
+        items
+            .iter()
+            .map(|c| (c["id"].clone(), c["children"].clone()))
+            .collect()
+    };
+    if shape(old) != shape(new) {
+        return ops.push(json!({"op": "replace", "path": at, "value": new}));
+    }
+    let pairs = old
+        .as_array()
+        .into_iter()
+        .flatten()
+        .zip(new.as_array().into_iter().flatten());
+    for (i, (before, after)) in pairs.enumerate() {
+        if before != after {
+            let mut path = at.to_string();
+            pointer::push_index(&mut path, i);
+            ops.push(json!({"op": "replace", "path": path, "value": after}));
+        }
+    }
+}
+
+/// A value compared member by member where both are objects.
+fn diff(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
+    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
+        if old != new {
+            ops.push(json!({"op": "replace", "path": at, "value": new}));
+        }
+        return;
+    };
+    let member = |key: &str| {
+        let mut path = at.to_string();
+        pointer::push(&mut path, key);
+        path
+    };
+    for (key, value) in new {
+        match old.get(key) {
+            Some(before) => diff(before, value, &member(key), ops),
+            None => ops.push(json!({"op": "add", "path": member(key), "value": value})),
+        }
+    }
+    for key in old.keys().filter(|k| !new.contains_key(*k)) {
+        ops.push(json!({"op": "remove", "path": member(key)}));
+    }
+}

@@ -1,0 +1,252 @@
+//! `A2uiImport`: A2UI agent streams (A2UI's own v0.9 and v1.0 examples)
+//! driving a `Draft`, in any chunking, end in `from_a2ui`'s surface of the
+//! whole; each message gives only the operations it needs.
+
+use interop::a2ui::A2uiImport;
+use interop::{from_a2ui, from_a2ui_value};
+use serde_json::{json, Value};
+use std::path::Path;
+use validator_wasm::patch::apply_patch;
+use validator_wasm::pipeline::Draft;
+use validator_wasm::{validate_surface, Catalog, Severity};
+
+/// A2UI's basic-catalog examples of both versions: each a list of messages.
+fn examples() -> Vec<(String, Vec<Value>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/conformance");
+    let dirs = [
+        "a2ui-v0.9/specification/v0_9/catalogs/basic/examples",
+        "a2ui-v1/specification/v1_0/catalogs/basic/examples",
+    ];
+    let mut out = Vec::new();
+    for dir in dirs {
+        let mut files: Vec<_> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        for file in files {
+            let value: Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let list = match value {
+                Value::Array(list) => list,
+                other => other["messages"].as_array().cloned().unwrap_or_default(),
+            };
+            out.push((
+                file.file_name().unwrap().to_string_lossy().into_owned(),
+                list,
+            ));
+        }
+    }
+    assert!(out.len() >= 20, "the vendored examples are there");
+    out
+}
+
+fn json_lines(messages: &[Value]) -> String {
+    messages.iter().map(|m| m.to_string() + "\n").collect()
+}
+
+/// The operations of feeding `text` `chunk` bytes at a time, push by push.
+fn pushes(text: &str, chunk: usize) -> Vec<Vec<Value>> {
+    let mut import = A2uiImport::new(None, "");
+    let mut out: Vec<Vec<Value>> = text
+        .as_bytes()
+        .chunks(chunk)
+        .map(|c| import.push_bytes(c))
+        .collect();
+    out.push(import.finish());
+    out
+}
+
+#[test]
+fn an_agent_stream_drives_a_draft_to_the_surface_of_the_whole() {
+    let catalog = Catalog::default_blog();
+    let mut driven = 0;
+    for (name, messages) in examples() {
+        let text = json_lines(&messages);
+        let whole = from_a2ui(&text);
+        let Some(expected) = whole.surfaces.first() else {
+            continue;
+        };
+        let valid = validate_surface(expected, &catalog)
+            .iter()
+            .all(|i| i.severity != Severity::Error);
+        // The draft repairs what the pipeline repairs (a required prop
+        // filled from the catalog's example): as it repairs the whole.
+        let mut reference = Draft::new(json!({}));
+        reference.apply(
+            &json!([{"op": "replace", "path": "", "value": expected}]),
+            &catalog,
+        );
+        for chunk in [text.len().max(1), 1, 7, 64] {
+            let mut draft = Draft::new(json!({}));
+            let mut plain = json!({});
+            for ops in pushes(&text, chunk) {
+                let ops = Value::Array(ops);
+                plain = apply_patch(&plain, &ops).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                let report = draft.apply(&ops, &catalog);
+                if valid {
+                    assert!(
+                        report.refused.is_empty(),
+                        "{name} (chunk {chunk}): {:?}",
+                        report.refused
+                    );
+                }
+            }
+            assert_eq!(
+                &plain, expected,
+                "{name} (chunk {chunk}): the operations build the whole's surface"
+            );
+            if valid {
+                assert!(draft.settle(&catalog).is_empty(), "{name}");
+                assert_eq!(
+                    draft.document(),
+                    reference.document(),
+                    "{name} (chunk {chunk}): the draft"
+                );
+            }
+        }
+        driven += usize::from(valid);
+    }
+    assert!(
+        driven >= 10,
+        "most examples convert to valid surfaces ({driven})"
+    );
+}
+
+#[test]
+fn messages_one_at_a_time_as_values_build_the_same_surface() {
+    for (name, messages) in examples() {
+        let whole = from_a2ui_value(&Value::Array(messages.clone()));
+        let mut import = A2uiImport::new(None, "");
+        let mut doc = json!({});
+        for message in &messages {
+            doc = apply_patch(&doc, &Value::Array(import.push_value(message))).unwrap();
+        }
+        match whole.surfaces.first() {
+            Some(surface) => assert_eq!(&doc, surface, "{name}"),
+            None => assert_eq!(doc, json!({}), "{name}"),
+        }
+        assert_eq!(import.notes(), whole.notes, "{name}: the same notes");
+    }
+}
+
+#[test]
+fn an_answer_with_blocks_is_read_as_each_block_closes() {
+    let messages = &examples()[0].1;
+    let (first, rest) = messages.split_at(1);
+    let answer = format!(
+        "Here it is:\n<a2ui-json>{}</a2ui-json>\nand the rest\n<a2ui-json>{}</a2ui-json>\nDone.",
+        Value::Array(first.to_vec()),
+        Value::Array(rest.to_vec())
+    );
+    let whole = from_a2ui(&answer);
+    for chunk in [answer.len(), 1, 5, 33] {
+        let mut doc = json!({});
+        for ops in pushes(&answer, chunk) {
+            doc = apply_patch(&doc, &Value::Array(ops)).unwrap();
+        }
+        assert_eq!(Some(&doc), whole.surfaces.first(), "chunk {chunk}");
+    }
+    // A block gives its operations when its closing tag arrives.
+    let close = answer.rfind("</a2ui-json>").unwrap();
+    let mut import = A2uiImport::new(None, "");
+    assert!(import.push_text(&answer[..close]).is_empty());
+    assert!(!import.push_text(&answer[close..]).is_empty());
+}
+
+#[test]
+fn each_message_gives_only_the_operations_it_needs() {
+    let v = "v1.0";
+    let mut import = A2uiImport::new(None, "/sections/0");
+    let create = json!({"version": v, "createSurface": {"surfaceId": "s"}});
+    assert!(
+        import.push_value(&create).is_empty(),
+        "no root yet: nothing to show"
+    );
+    let tree = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Column", "children": ["a"]},
+        {"id": "a", "component": "Text", "text": "one"}]}});
+    let ops = import.push_value(&tree);
+    assert_eq!(ops.len(), 1);
+    assert_eq!(
+        (&ops[0]["op"], &ops[0]["path"]),
+        (&json!("replace"), &json!("/sections/0"))
+    );
+    // A prop changes: that component alone.
+    let text = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "a", "component": "Text", "text": "two"}]}});
+    assert_eq!(
+        import.push_value(&text),
+        [json!({"op": "replace", "path": "/sections/0/components/1",
+            "value": {"id": "a", "component": "Text", "props": {"text": "two"}}})]
+    );
+    // Data: the member that changed, an added one, a removed one.
+    let data = |path: &str, value: Value| json!({"version": v, "updateDataModel": {"surfaceId": "s", "path": path, "value": value}});
+    assert_eq!(
+        import.push_value(&data("/user", json!({"name": "Ada", "age": 36}))),
+        [
+            json!({"op": "add", "path": "/sections/0/data/user", "value": {"name": "Ada", "age": 36}})
+        ]
+    );
+    assert_eq!(
+        import.push_value(&data("/user/age", json!(37))),
+        [json!({"op": "replace", "path": "/sections/0/data/user/age", "value": 37})]
+    );
+    assert_eq!(
+        import.push_value(&data("/user/name", Value::Null)),
+        [json!({"op": "remove", "path": "/sections/0/data/user/name"})]
+    );
+    // A new child changes the tree: the components as one list, so no
+    // operation leaves a child undefined or a component unreachable.
+    let grow = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Column", "children": ["a", "b"]},
+        {"id": "b", "component": "Divider"}]}});
+    let ops = import.push_value(&grow);
+    assert_eq!(ops.len(), 1);
+    assert_eq!(ops[0]["path"], "/sections/0/components");
+    assert_eq!(ops[0]["value"].as_array().map(Vec::len), Some(3));
+    // Another surface's messages change nothing here.
+    let other = json!({"version": v, "createSurface": {"surfaceId": "t", "components": [
+        {"id": "root", "component": "Text", "text": "elsewhere"}]}});
+    assert!(import.push_value(&other).is_empty());
+}
+
+#[test]
+fn a_named_surface_is_followed_and_bad_messages_are_noted() {
+    let mut import = A2uiImport::new(Some("second"), "");
+    let text = concat!(
+        r#"{"version": "v1.0", "createSurface": {"surfaceId": "first", "components": [{"id": "root", "component": "Text", "text": "1"}]}}"#,
+        "\n{\"version\": \"v1.0\", \"createSurface\": }\n",
+        r#"{"version": "v7", "createSurface": {"surfaceId": "second"}}"#,
+        "\n",
+        r#"{"version": "v1.0", "createSurface": {"surfaceId": "second", "components": [{"id": "root", "component": "Text", "text": "2"}]}}"#,
+        "\n",
+        r#"{"version": "v1.0", "updateComponents": {"surfaceId": "second", "components": [{"id": "root", "component": "Column", "children": ["root"]}]}}"#,
+        "\n",
+    );
+    let mut ops = import.push_text(text);
+    ops.extend(import.finish());
+    assert_eq!(ops.len(), 1, "{ops:?}");
+    assert_eq!(ops[0]["value"]["id"], "second");
+    assert_eq!(ops[0]["value"]["components"][0]["props"]["text"], "2");
+    let codes: Vec<(&str, String)> = import
+        .notes()
+        .iter()
+        .map(|n| (n.code, n.path.clone()))
+        .collect();
+    let notes = import.notes();
+    assert!(codes.iter().any(|(c, _)| *c == "not_a2ui"), "{notes:?}");
+    assert!(
+        codes
+            .iter()
+            .any(|(c, p)| *c == "unknown_version" && p.starts_with("/1")),
+        "{notes:?}"
+    );
+    assert!(
+        codes
+            .iter()
+            .any(|(c, p)| *c == "cycle" && p.starts_with("/3")),
+        "{notes:?}"
+    );
+    assert_eq!(import.surface().map(|s| &s["id"]), Some(&json!("second")));
+}
