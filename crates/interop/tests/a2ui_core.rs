@@ -135,8 +135,8 @@ our pointers follow, reads it as the key \"\" under foo";
 
 const EXPRESSIONS: &str = "A2UI's expression language in ${...} beyond paths (quoted \
 strings, function calls, nested interpolation, and their syntax errors): our reading of \
-formatString converts text and plain paths, and leaves any other expression out with \
-unsupported_function";
+formatString converts text, plain paths and number and boolean literals, and leaves any other \
+expression out with unsupported_function";
 
 const RENDERED: &str = "a renderer's evaluated props: A2UI's processor gives a component's \
 text as its function's result; our model keeps the call (our evaluator's results are checked \
@@ -307,7 +307,7 @@ fn data_model_pointers() {
 fn expressions() {
     suite(
         "expressions.yaml",
-        12,
+        18,
         &[
             ("test_expr_single_quoted_string", EXPRESSIONS),
             ("test_expr_double_quoted_string", EXPRESSIONS),
@@ -450,20 +450,7 @@ const IMPORT_GAPS: &[(&str, &str)] = &[
         "test_v10_index_function_on_surface_with_default",
         "a template over data not (yet) there: its component is noted not_reachable",
     ),
-    ("test_expr_integer_literal", LITERAL_AS_PATH),
-    ("test_expr_decimal_literal", LITERAL_AS_PATH),
-    ("test_expr_leading_zeros", LITERAL_AS_PATH),
-    ("test_expr_boolean_literals", LITERAL_AS_PATH),
-    ("test_expr_error_invalid_number_two_points", LITERAL_AS_PATH),
-    (
-        "test_expr_error_unclosed_interpolation",
-        "formatString's ${ without its }: kept as text, with no note",
-    ),
 ];
-
-/// One of [`IMPORT_GAPS`].
-const LITERAL_AS_PATH: &str = "formatString's ${42}, ${1.5}, ${true} (and ${1.2.3}): A2UI's \
-number and boolean literals are read as paths (/42, /true), with no note";
 
 /// Runs every case of `file` not in `skips`: all pass but the
 /// [`IMPORT_GAPS`], `passing` of them, and every case skipped is in the

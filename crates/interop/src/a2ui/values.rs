@@ -193,8 +193,9 @@ fn import_call(
 }
 
 /// `formatString`'s `${...}` interpolation as a literal, a binding (one
-/// path alone) or `concat` (paths and text); an expression other than a
-/// path has no equivalent.
+/// path alone) or `concat` (paths, text, and A2UI's number and boolean
+/// literals, which `concat` writes as text); another expression, a number
+/// A2UI refuses (`${1.2.3}`) or a `${` never closed has no equivalent.
 pub fn interpolate(
     text: &str,
     at_text: &str,
@@ -210,24 +211,34 @@ pub fn interpolate(
             rest = after;
         } else if let Some(after) = rest.strip_prefix("${") {
             let Some(end) = after.find('}') else {
-                literal.push_str(rest);
-                break;
+                notes.push(Note::new(
+                    "unsupported_function",
+                    at_text,
+                    "formatString's ${ is never closed (A2UI refuses the template); this value is left out",
+                ));
+                return None;
             };
             let expression = after.get(..end).unwrap_or_default().trim();
             let is_path = !expression.is_empty()
                 && !expression.contains(['(', ')', '$', '\'', '"', ' ', ',']);
-            if !is_path {
-                notes.push(Note::new(
-                    "unsupported_function",
-                    at_text,
-                    "formatString becomes concat only with plain ${/path} interpolation; this value is left out",
-                ));
-                return None;
-            }
+            let value = match literal_of(expression) {
+                Some(value) if is_path => value,
+                _ => {
+                    notes.push(Note::new(
+                        "unsupported_function",
+                        at_text,
+                        "formatString becomes concat only with plain ${/path} interpolation and number or boolean literals; this value is left out",
+                    ));
+                    return None;
+                }
+            };
             if !literal.is_empty() {
                 values.push(Value::String(core::mem::take(&mut literal)));
             }
-            values.push(binding(expression, at_text, scope, notes)?);
+            values.push(match value {
+                Some(value) => value,
+                None => binding(expression, at_text, scope, notes)?,
+            });
             rest = after.get(end + 1..).unwrap_or_default();
         } else {
             let mut chars = rest.chars();
@@ -240,9 +251,39 @@ pub fn interpolate(
     }
     match values.as_slice() {
         [] => Some(json!("")),
-        [one] => Some(one.clone()),
+        // A literal number or boolean alone is still text, as concat's.
+        [one] if one.is_string() || one.is_object() => Some(one.clone()),
         _ => Some(json!({"call": "concat", "args": {"values": values}})),
     }
+}
+
+/// How A2UI's expression parser reads an interpolated `expression`:
+/// `Some(None)` a path, `Some(Some(value))` a literal (`true`, `false`, or a
+/// number: digits with at most one `.` between digits, after an optional
+/// `-`; leading zeros dropped), `None` a number literal it refuses (one
+/// starting with a digit, or `-` and a digit, that is no such number).
+fn literal_of(expression: &str) -> Option<Option<Value>> {
+    match expression {
+        "true" => return Some(Some(json!(true))),
+        "false" => return Some(Some(json!(false))),
+        _ => {}
+    }
+    let digits = expression.strip_prefix('-').unwrap_or(expression);
+    if !digits.starts_with(|c: char| c.is_ascii_digit()) {
+        return Some(None);
+    }
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, "0"));
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    if !expression.contains('.') {
+        if let Ok(n) = expression.parse::<i64>() {
+            return Some(Some(json!(n)));
+        }
+    }
+    let n: f64 = expression.parse().ok()?;
+    serde_json::Number::from_f64(n).map(|n| Some(Value::Number(n)))
 }
 
 /// A2UI checks (`[{condition, message}]`) as ours (`[{call, args,
@@ -398,4 +439,45 @@ fn export_concat(args: &Map<String, Value>, at_args: &str, notes: &mut Vec<Note>
         }
     }
     Some(json!({"call": "formatString", "args": {"value": text}}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Option<Value>, Vec<&'static str>) {
+        let mut notes = Vec::new();
+        let value = interpolate(text, "/t", &Scope::default(), &mut notes);
+        (value, notes.iter().map(|n| n.code).collect())
+    }
+
+    #[test]
+    fn number_and_boolean_literals_are_values_not_paths() {
+        let concat = |values: Value| json!({"call": "concat", "args": {"values": values}});
+        assert_eq!(read("${42}"), (Some(concat(json!([42]))), vec![]));
+        assert_eq!(read("${007}"), (Some(concat(json!([7]))), vec![]));
+        assert_eq!(read("${-1.5}"), (Some(concat(json!([-1.5]))), vec![]));
+        assert_eq!(
+            read("${true} of ${/n} ${false}"),
+            (
+                Some(concat(json!([true, " of ", {"path": "/n"}, " ", false]))),
+                vec![]
+            )
+        );
+        // A keyword's prefix, or a dash not before a digit, is a path.
+        assert_eq!(
+            read("${trueish}"),
+            (Some(json!({"path": "/trueish"})), vec![])
+        );
+        assert_eq!(read("${-x}"), (Some(json!({"path": "/-x"})), vec![]));
+    }
+
+    #[test]
+    fn refused_numbers_and_unclosed_interpolation_are_noted() {
+        for text in ["${1.2.3}", "${1.}", "${1a}", "hello ${world", "${x} ${"] {
+            assert_eq!(read(text), (None, vec!["unsupported_function"]), "{text}");
+        }
+        // An escaped ${ is text.
+        assert_eq!(read("\\${x"), (Some(json!("${x")), vec![]));
+    }
 }
