@@ -195,7 +195,7 @@ fn validator_v1_0() {
 fn message_processor_v0_9() {
     suite(
         "message_processor_v0_9.yaml",
-        28,
+        29,
         &[
             (
                 "test_create_surface_unknown_catalog_error",
@@ -243,7 +243,7 @@ fn message_processor_v0_9() {
 fn message_processor_v1_0() {
     suite(
         "message_processor_v1_0.yaml",
-        30,
+        32,
         &[
             ("test_v10_get_renderer_capabilities", RENDERER),
             ("test_v10_update_components_mismatched_catalog_protocol_version_error", CATALOG_REGISTRY),
@@ -435,22 +435,8 @@ fn functions() {
 
 /// The cases that fail for a gap of the import (`src/a2ui/import.rs`),
 /// each with what it lacks; the test fails once one passes, so that it is
-/// moved to the passing ones.
-const IMPORT_GAPS: &[(&str, &str)] = &[
-    (
-        "test_topology_structured_array_child_ref_ignores_sibling_strings",
-        "another catalog's component: the import walks its children and child only, so the \
-         components its tabs[].child name are noted not_reachable",
-    ),
-    (
-        "test_v10_index_function_on_surface_without_default",
-        "a template over data not (yet) there: its component is noted not_reachable",
-    ),
-    (
-        "test_v10_index_function_on_surface_with_default",
-        "a template over data not (yet) there: its component is noted not_reachable",
-    ),
-];
+/// moved to the passing ones. None today.
+const IMPORT_GAPS: &[(&str, &str)] = &[];
 
 /// Runs every case of `file` not in `skips`: all pass but the
 /// [`IMPORT_GAPS`], `passing` of them, and every case skipped is in the

@@ -3,7 +3,7 @@
 //! (a parent before its children), template children expanded from the
 //! data.
 
-use super::messages::{Defined, SurfaceState};
+use super::messages::{self, Defined, SurfaceState};
 use super::values::{self, Scope};
 use super::Version;
 use crate::ids::Ids;
@@ -56,6 +56,7 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
         ids: Ids::default(),
         out: Vec::new(),
         used: BTreeSet::new(),
+        templates: Vec::new(),
         notes,
     };
     for raw in &state.order {
@@ -64,8 +65,11 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
     if state.components.contains_key("root") {
         walk.component("root", &Scope::default(), &at(&state.at, "surfaceId"), 1);
     }
+    let in_templates = in_templates(state, &walk.templates);
     for raw in &state.order {
-        if !walk.used.contains(&(raw.clone(), String::new())) && !walk.is_template(raw) {
+        if !walk.used.contains(&(raw.clone(), String::new()))
+            && !in_templates.contains(raw.as_str())
+        {
             let found = &state.components[raw];
             walk.notes.push(Note::new(
                 "not_reachable",
@@ -84,6 +88,23 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
     })
 }
 
+/// The components under a template: its component and those it names
+/// ([`messages::references`]), through any depth; reachable, though copied
+/// once per item only (maybe never, while the data has no items).
+fn in_templates<'a>(state: &'a SurfaceState, templates: &[String]) -> BTreeSet<&'a str> {
+    let mut found: BTreeSet<&str> = BTreeSet::new();
+    let mut pending: Vec<&str> = templates.iter().map(String::as_str).collect();
+    while let Some(raw) = pending.pop() {
+        let Some((raw, defined)) = state.components.get_key_value(raw) else {
+            continue;
+        };
+        if found.insert(raw.as_str()) {
+            pending.extend(messages::references(&defined.value));
+        }
+    }
+    found
+}
+
 struct Walk<'a, 'n> {
     state: &'a SurfaceState,
     ids: Ids,
@@ -92,6 +113,8 @@ struct Walk<'a, 'n> {
     out: Vec<Option<Value>>,
     /// The components converted (or consumed), by id and copy suffix.
     used: BTreeSet<(String, String)>,
+    /// The components templates copy (see [`in_templates`]).
+    templates: Vec<String>,
     notes: &'n mut Vec<Note>,
 }
 
@@ -132,12 +155,6 @@ impl<'a> Props<'a> {
 }
 
 impl Walk<'_, '_> {
-    fn is_template(&self, raw: &str) -> bool {
-        self.used
-            .iter()
-            .any(|(id, suffix)| id == raw && !suffix.is_empty())
-    }
-
     fn note(&mut self, code: &'static str, path: String, message: String) {
         self.notes.push(Note::new(code, path, message));
     }
@@ -301,6 +318,7 @@ impl Walk<'_, '_> {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let path = values::absolute(path, scope);
+        self.templates.push(raw.to_string());
         let items: Vec<String> = match self.state.data.pointer(&path) {
             Some(Value::Array(items)) => (0..items.len()).map(|i| i.to_string()).collect(),
             Some(Value::Object(map)) => map.keys().cloned().collect(),
@@ -392,14 +410,31 @@ impl Walk<'_, '_> {
             .unwrap_or_default();
         let mut out = Map::new();
         if !is_basic(catalog) || !BASIC.contains(&name) {
-            // Another catalog's component: its name and props kept.
-            let children = self.children(&mut props, scope, depth);
+            // Another catalog's component: its name and props kept, and
+            // the components it names (`messages::references`: children
+            // and child, trigger, content, tabs[].child) its children.
+            let mut children = self.children(&mut props, scope, depth);
+            let mut named: Vec<(&str, String)> = Vec::new();
+            for key in ["trigger", "content"] {
+                let raw = map.get(key).and_then(Value::as_str);
+                named.extend(raw.map(|raw| (raw, at(&found.at, key))));
+            }
+            let tabs = map.get("tabs").and_then(Value::as_array);
+            for (i, tab) in tabs.into_iter().flatten().enumerate() {
+                let raw = tab.get("child").and_then(Value::as_str);
+                let at_tab = at_index(&at(&found.at, "tabs"), i);
+                named.extend(raw.map(|raw| (raw, at(&at_tab, "child"))));
+            }
+            for (raw, at_ref) in &named {
+                children.extend(self.component(raw, scope, at_ref, depth + 1));
+            }
             for (key, value) in map {
                 if !["id", "component", "catalogId", "children", "child"].contains(&key.as_str()) {
                     out.insert(key.clone(), value.clone());
                 }
             }
-            let has_children = map.contains_key("children") || map.contains_key("child");
+            let has_children =
+                map.contains_key("children") || map.contains_key("child") || !named.is_empty();
             return Some((name.to_string(), out, has_children.then_some(children)));
         }
         let converted = match name {
@@ -844,5 +879,71 @@ pub fn basic_catalog(version: Version) -> &'static str {
     match version {
         Version::V09 => "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json",
         Version::V10 => "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Our components' ids and the notes' codes for `components` on a
+    /// surface of `catalog`, with `data`.
+    fn read(catalog: &str, components: Value, data: Value) -> (Vec<String>, Vec<&'static str>) {
+        let list = json!([
+            {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": catalog}},
+            {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": components}},
+            {"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/", "value": data}}
+        ]);
+        let result = crate::from_a2ui_value(&list);
+        let components = result.surfaces[0]["components"].as_array().cloned();
+        let ids = components.into_iter().flatten();
+        let ids = ids.map(|c| c["id"].as_str().unwrap_or_default().to_string());
+        (ids.collect(), result.notes.iter().map(|n| n.code).collect())
+    }
+
+    #[test]
+    fn another_catalogs_component_has_every_component_it_names_as_children() {
+        let root = json!({"id": "root", "component": "Pane", "children": ["a"], "child": "b",
+            "trigger": "c", "content": "d",
+            "tabs": [{"title": "One", "child": "e"}, {"title": "Two", "child": "f"}]});
+        let named: Vec<String> = messages::references(&root)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(named, ["a", "b", "c", "d", "e", "f"]);
+        let mut components = vec![root];
+        components.extend(
+            named
+                .iter()
+                .map(|id| json!({"id": id, "component": "Divider"})),
+        );
+        let (ids, codes) = read("other", json!(components), json!({}));
+        assert_eq!(ids, ["root", "a", "b", "c", "d", "e", "f"]);
+        assert!(!codes.contains(&"not_reachable"), "{codes:?}");
+    }
+
+    #[test]
+    fn a_template_over_no_items_leaves_its_components_reachable() {
+        let components = json!([
+            {"id": "root", "component": "List", "children": {"path": "/items", "componentId": "row"}},
+            {"id": "row", "component": "Card", "child": "cell"},
+            {"id": "cell", "component": "Text", "text": {"path": "name"}},
+            {"id": "stray", "component": "Text", "text": "x"}
+        ]);
+        let (ids, codes) = read("basic", components.clone(), json!({}));
+        assert_eq!(ids, ["root"]);
+        // Only the component no one names is unreachable.
+        assert_eq!(
+            codes.iter().filter(|c| **c == "not_reachable").count(),
+            1,
+            "{codes:?}"
+        );
+        let (ids, codes) = read("basic", components, json!({"items": [{"name": "n"}]}));
+        assert_eq!(ids, ["root", "row-0", "cell-0"]);
+        assert_eq!(
+            codes.iter().filter(|c| **c == "not_reachable").count(),
+            1,
+            "{codes:?}"
+        );
     }
 }
