@@ -252,6 +252,9 @@ pub struct Inline {
     /// before it close nothing either: where hiding it starts, and the
     /// openers before it. A view cut there has them open again.
     dropped: Option<(Point, Vec<Entry>)>,
+    /// The last delimiter run that closed wholly: where it ends, its
+    /// character and length (closers added right after it join its run).
+    closed: Option<(usize, char, usize)>,
     /// The line before heads a table of this many columns if the current
     /// line is a delimiter row of as many.
     header: Option<usize>,
@@ -357,6 +360,7 @@ impl Default for Inline {
             tick_end: 0,
             bracket_end: None,
             dropped: None,
+            closed: None,
             inert: None,
             indent: 0,
             code_line: false,
@@ -430,6 +434,7 @@ impl Inline {
         self.bang = None;
         self.bracket_end = None;
         self.dropped = None;
+        self.closed = None;
         self.escaped = false;
         self.solid_escape = None;
         self.tick_end = 0;
@@ -883,6 +888,9 @@ impl Inline {
             if let Some(before) = before.filter(|b| left == run.len && b.len() > self.stack.len()) {
                 self.dropped = Some((run.start, before));
             }
+            if left == 0 {
+                self.closed = Some((self.pos, run.ch, run.len));
+            }
         }
         // What is left of the run starts after the part that closed.
         let start = leftover(run, left);
@@ -936,7 +944,8 @@ impl Inline {
                 end = image.start;
             }
             stack.truncate(i);
-            return finish(stack, end, suffix, true, (self.pos, self.bracket_end));
+            let at = (self.pos, self.bracket_end, self.closed);
+            return finish(stack, end, suffix, true, at);
         }
         let mut trim = true;
         match self.mode {
@@ -1047,28 +1056,33 @@ impl Inline {
                 }
             }
         }
-        let view = finish(stack, end, suffix, trim, (self.pos, self.bracket_end));
+        let read = (self.pos, self.bracket_end, self.closed);
+        let view = finish(stack, end, suffix, trim, read);
         match &self.dropped {
             // Cut before the tilde run that closed nothing: the
             // openers it left closing nothing are open again.
-            Some((at, before)) if view.0 <= at.at => finish(
-                before.clone(),
-                *at,
-                String::new(),
-                true,
-                (self.pos, self.bracket_end),
-            ),
+            Some((at, before)) if view.0 <= at.at => {
+                finish(before.clone(), *at, String::new(), true, read)
+            }
             _ => view,
         }
     }
 }
+
+/// What [`finish`] reads of the text beyond the stack: the offset read to,
+/// [`Inline`]'s `bracket_end` and `closed`.
+type Read = (
+    usize,
+    Option<(usize, Open, usize)>,
+    Option<(usize, char, usize)>,
+);
 
 fn finish(
     mut stack: Vec<Entry>,
     mut end: Point,
     mut suffix: String,
     mut trim: bool,
-    (pos, bracket_end): (usize, Option<(usize, Open, usize)>),
+    (pos, bracket_end, closed): Read,
 ) -> (usize, String) {
     // A latent `*` opener with a `*` opener below it may take the closers
     // added for that one (CommonMark matches it: `**h*o *.` healed as
@@ -1117,6 +1131,38 @@ fn finish(
             end.last = last;
             end.escape = None;
             end.solid_escape = None;
+            if last == '\\' {
+                // Unless white space is between (`[\\` + newline + `\\`):
+                // whether that one escapes is not known here, so the
+                // innermost opener is hidden, with what follows it.
+                if let Some(top) = stack.pop() {
+                    end = top.start;
+                    continue;
+                }
+            }
+        }
+        if suffix.is_empty() && end.last == '~' && end.solid == end.at {
+            // Tilde closers added after a tilde would join its run, which
+            // then strikes nothing (a run closes only one of its length):
+            // the innermost opener is hidden, with what follows it.
+            let tilde = |e: &Entry| matches!(e.open, Open::Emph { ch: '~', .. });
+            if let Some(top) = stack.last().copied().filter(tilde) {
+                stack.pop();
+                end = top.start;
+                trim = true;
+                continue;
+            }
+        }
+        if !trim && suffix.is_empty() {
+            // A closer ends the view: the closers added after it must
+            // close what is open too (the rule of 3), else what they
+            // cannot close is hidden, with the closer.
+            if let Some(i) = unclosable(&stack, end.last, joined(closed, end)) {
+                end = stack.get(i).map_or(end, |e| e.start);
+                stack.truncate(i);
+                trim = true;
+                continue;
+            }
         }
         if !trim || !suffix.is_empty() {
             break;
@@ -1135,12 +1181,21 @@ fn finish(
                 end.solid = solid;
                 end.last = last;
                 end.escape = None;
+                if matches!(last, '\\' | '*' | '_' | '~' | '`' | '$') {
+                    // A backslash before it (`*\\` + newline + `~`) may
+                    // escape the closer, a delimiter (`*\n*\n~`) be one
+                    // more literal run it would join: the innermost opener
+                    // is hidden, with what follows it.
+                    if let Some(top) = stack.pop() {
+                        end = top.start;
+                    }
+                }
             }
         } else if top.end < end.at {
             // An opener the closers added would not close (the rule of 3:
             // they make one run with the closers of its neighbours) is
             // hidden, with what follows it.
-            let Some(i) = unclosable(&stack, end.last) else {
+            let Some(i) = unclosable(&stack, end.last, joined(closed, end)) else {
                 break;
             };
             end = stack.get(i).map_or(end, |e| e.start);
@@ -1210,6 +1265,13 @@ fn takes_closers(stack: &[Entry], i: usize) -> bool {
     next_below == 0 || !((reach + run) % 3 == 0 && reach % 3 != 0)
 }
 
+/// The character and length of the run that closed wholly right at `end`.
+fn joined(closed: Option<(usize, char, usize)>, end: Point) -> Option<(char, usize)> {
+    closed
+        .filter(|(at, ..)| *at == end.at)
+        .map(|(_, ch, len)| (ch, len))
+}
+
 /// The highest emphasis opener on `stack` that the closers [`finish`] adds
 /// after `last` would not close: the closers of adjacent openers of one
 /// character make one run, and a run of a length making a multiple of 3
@@ -1218,7 +1280,7 @@ fn takes_closers(stack: &[Entry], i: usize) -> bool {
 /// (`last`, or the closers and `](…)` added before it) and before more
 /// closers, it is both left- and right-flanking (`_*a!*b!` would heal to
 /// `_*a!*b!**_`, whose `**` closes neither `*`).
-fn unclosable(stack: &[Entry], last: char) -> Option<usize> {
+fn unclosable(stack: &[Entry], last: char, joined: Option<(char, usize)>) -> Option<usize> {
     let emph = |e: &Entry| match e.open {
         Open::Emph {
             ch, len, run, both, ..
@@ -1236,7 +1298,11 @@ fn unclosable(stack: &[Entry], last: char) -> Option<usize> {
             .iter()
             .rposition(|e| emph(e).is_none_or(|(c, ..)| c != ch))
             .map_or(0, |i| i + 1);
-        let closers: usize = group.iter().skip(from).filter_map(emph).map(|e| e.1).sum();
+        let mut closers: usize = group.iter().skip(from).filter_map(emph).map(|e| e.1).sum();
+        if top == stack.len() {
+            // The first closers join the run the text ends with.
+            closers += joined.filter(|(c, _)| *c == ch).map_or(0, |(_, n)| n);
+        }
         if ch == '~' && closers > 2 {
             // Tilde closers of two `~~` make a run of four, which strikes
             // nothing: only the lowest is closed.
@@ -1337,7 +1403,7 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
     if ch == '~' {
         // A tilde run closes only the last opener of its own length (GFM,
         // pulldown-cmark); one that closes nothing leaves every tilde opener
-        // before it (up to a bracket) unclosable, so they are dropped.
+        // before it (up to an image) unclosable, so they are dropped.
         let floor = stack
             .iter()
             .rposition(|e| !matches!(e.open, Open::Emph { .. }))
@@ -1357,7 +1423,8 @@ fn close_on(stack: &mut Vec<Entry>, run: Run, both: bool) -> usize {
             }
             return 0;
         }
-        let above: Vec<Entry> = stack.drain(floor..).collect();
+        // Across a `[` still open too: it is text.
+        let above: Vec<Entry> = stack.drain(reach..).collect();
         stack.extend(
             above
                 .into_iter()
@@ -1509,6 +1576,20 @@ mod tests {
         assert_eq!(h("~~[](\u{f}~"), "~~[](\u{f}~~");
         // ... and what followed its `(` is read again as text.
         assert_eq!(h("[](`\u{1}`"), "[](`\u{1}`");
+        // A backslash hidden before a closer, with white space and another
+        // backslash before it: that one might escape the closer too.
+        assert_eq!(h("[\\\n\\"), "");
+        // The closers added after a closer in the text obey the rule of 3.
+        assert_eq!(h("_*~ *~\"~"), "");
+        // Tilde closers are not added right after a tilde.
+        assert_eq!(h("~~\u{fffd}~i~\n"), "");
+        // The closers added right after a closer join its run, for the
+        // rule of 3 too: `*` after `*r*` makes `**`, which skips a `*` that
+        // may close.
+        assert_eq!(h("~*\u{fffd}*r*\n"), "");
+        assert_eq!(h("*a **b**"), "*a **b***");
+        assert_eq!(h("*\\\n~\n"), "");
+        assert_eq!(h("*\u{1}\n*\n~\n"), "");
     }
 
     #[test]
