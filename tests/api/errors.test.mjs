@@ -100,10 +100,13 @@ test('not_initialized before init, init_failed for bytes that are no module, and
   const out = fresh(`
     import init, { validate, SurfacesError } from './npm/validator.js';
     import morphInit, { morph } from './npm/morph.js';
+    import { fromA2ui, A2uiImport } from './npm/interop.js';
     const codes = [];
     const code = (f) => { try { f(); codes.push('none'); } catch (e) { codes.push(e instanceof SurfacesError ? e.code : e.name); } };
     code(() => validate({}));
     code(() => morph({}, ''));
+    code(() => fromA2ui([]));
+    code(() => new A2uiImport());
     await init(new Uint8Array([0, 97, 115, 109])).catch((e) => codes.push(e.code));
     code(() => validate({}));
     await init();
@@ -111,7 +114,7 @@ test('not_initialized before init, init_failed for bytes that are no module, and
     await morphInit(new Response('nope')).catch((e) => codes.push(e.code));
     console.log(codes.join(' '));
   `);
-  assert.equal(out, 'not_initialized not_initialized init_failed not_initialized false init_failed');
+  assert.equal(out, 'not_initialized not_initialized not_initialized not_initialized init_failed not_initialized false init_failed');
 });
 
 test('initSync from the bytes, and a second init is a no-op', () => {

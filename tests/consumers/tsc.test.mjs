@@ -10,7 +10,7 @@ import { consumer, root, run, PACKAGE } from './setup.mjs';
 
 const TSC = join(root, 'node_modules/.bin/tsc');
 
-// Used by both setups: every type and every export of ./validator, ./stream and ./render.
+// Used by both setups: every type and every export of ./validator, ./stream, ./render and ./interop.
 const USES = `
 import init, {
   validate, validateComponent, validateMarkdown, patch, applyPatch, catalogPrompt, Catalog, Draft, SurfacesError, initSync,
@@ -26,8 +26,12 @@ import initStream, {
   type StreamMode, type MarkdownDocument, type JsonlDocument, type A2uiDocument, type StreamDocuments, type StreamChanges,
 } from '${PACKAGE}/stream';
 import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Rendered } from '${PACKAGE}/render';
+import initInterop, {
+  fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport,
+  type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec,
+} from '${PACKAGE}/interop';
 
-const loaders: Init[] = [init, initStream, initRender];
+const loaders: Init[] = [init, initStream, initRender, initInterop];
 const sync: InitSync = initSync;
 await Promise.all(loaders.map((load) => load()));
 export const inputs: InitInput[] = ['/studio.wasm', new Uint8Array(8), new ArrayBuffer(8)];
@@ -183,10 +187,22 @@ export const htmlText: string = renderSurface(surface);
 // @ts-expect-error a chunk is a string or bytes
 markdown.push(42);
 
+const agent: A2uiMessage[] = [{ version: 'v1.0', createSurface: { surfaceId: 's', components: [{ id: 'root', component: 'Text', text: 'Hi' }] } }];
+const input: A2uiInput = agent;
+const imported: Surface[] = fromA2ui(input).surfaces.concat(fromA2ui('<a2ui-json>[]</a2ui-json>').surfaces);
+const exported: A2uiMessage[] = toA2ui(imported[0], { version: 'v0.9' }).messages;
+const spec: JsonRenderSpec = toJsonRender(imported[0]).spec;
+const noteCodes: NoteCode[] = fromJsonRender(spec).notes.map((n: Note) => n.code);
+const importer = new A2uiImport({ surface: 's', at: '' });
+const importOps: Operation[] = importer.push(agent).concat(importer.push('{"version":"v1.0"}\\n'), importer.finish());
+const importedNow: Surface | null = importer.surface();
+// @ts-expect-error a version is v1.0 or v0.9
+toA2ui(imported[0], { version: 'v2' });
+
 export const used = [
   sync, props, documents, named, names, severities, codes, lines, own, same, repairCodes, refusedCode, pagePatched, held,
   settled, current, now, mode, jsonlMode, jsonlAgain, a2uiDocument, anyChanges, documentsByMode, changeOf, transform,
-  jsonlTransform, healed, html, ok, renderedIssues,
+  jsonlTransform, healed, html, ok, renderedIssues, exported, noteCodes, importOps, importedNow,
 ];
 `;
 

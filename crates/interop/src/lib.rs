@@ -127,6 +127,8 @@ pub mod a2ui;
 mod ids;
 pub mod json_render;
 pub mod note;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, A2uiImport, FromA2ui, ToA2ui, Version};
 pub use note::{notes_json, Note};

@@ -35,7 +35,7 @@ fn thrown_catalog(e: CatalogError) -> JsError {
 
 /// JSON text the caller handed over as the argument `at` (`""` for the
 /// document, `/ops`, `/data`), or the error thrown for it, at `at`.
-fn parse(text: &str, at: &str) -> Result<Value, JsError> {
+pub fn parse(text: &str, at: &str) -> Result<Value, JsError> {
     parse_document(text).map_err(|issue| thrown(issue.code, at, &issue.message))
 }
 

@@ -1,0 +1,80 @@
+import type { Init, InitSync, Json, JsonInput, Operation, Surface } from './types.js';
+export type * from './types.js';
+export { SurfacesError } from './error.js';
+
+/** Loads the Studio WebAssembly (shared by ./validator, ./stream, ./render and ./interop) once. */
+declare const init: Init;
+export default init;
+export declare const initSync: InitSync;
+
+/** What a conversion left out or changed, and why (SPEC.md section 14); `path` points into its input. */
+export type NoteCode =
+  | 'not_a2ui'
+  | 'not_json_render'
+  | 'unknown_version'
+  | 'invalid_message'
+  | 'unknown_surface'
+  | 'duplicate_surface'
+  | 'cycle'
+  | 'unsafe_path'
+  | 'no_equivalent'
+  | 'prop_dropped'
+  | 'arg_dropped'
+  | 'unsupported_function'
+  | 'check_dropped'
+  | 'event_dropped'
+  | 'unsafe_href'
+  | 'no_label'
+  | 'missing_child'
+  | 'shared_child'
+  | 'not_reachable'
+  | 'too_deep'
+  | 'too_many_components'
+  | 'template_expanded'
+  | 'renamed_id';
+
+/** A note of a conversion. */
+export interface Note {
+  code: NoteCode;
+  /** A JSON Pointer into the conversion's input (a message's is `/<index>/...`). */
+  path: string;
+  message: string;
+}
+
+/** An A2UI message (v0.9 or v1.0), as the agent sent it. */
+export type A2uiMessage = { version: string } & { [envelope: string]: Json };
+
+/** A2UI messages: a list, `{messages: [...]}`, one message, or their text (JSON Lines, `<a2ui-json>` blocks). */
+export type A2uiInput = A2uiMessage | A2uiMessage[] | { messages: A2uiMessage[] } | string;
+
+/** A json-render spec. */
+export interface JsonRenderSpec {
+  root: string;
+  elements: { [key: string]: { type: string; props?: { [name: string]: Json }; children?: string[]; visible?: Json; [key: string]: Json | undefined } };
+  state?: { [key: string]: Json };
+}
+
+/** The surfaces the messages left, in creation order, and the notes. */
+export declare function fromA2ui(messages: A2uiInput): { surfaces: Surface[]; notes: Note[] };
+/** The surface as A2UI basic-catalog messages (v1.0 by default). */
+export declare function toA2ui(surface: JsonInput<Surface>, options?: { version?: 'v1.0' | 'v0.9' }): { messages: A2uiMessage[]; notes: Note[] };
+/** A json-render spec as a surface. */
+export declare function fromJsonRender(spec: JsonInput<JsonRenderSpec>): { surface: Surface; notes: Note[] };
+/** The surface as a json-render spec. */
+export declare function toJsonRender(surface: JsonInput<Surface>): { spec: JsonRenderSpec; notes: Note[] };
+
+/** A2UI messages as they arrive, as the RFC 6902 operations that bring one surface document up to date, for a Draft. */
+export declare class A2uiImport {
+  /** `surface`: the surfaceId to follow (the first created by default); `at`: where that surface is in the draft's document (`""`). */
+  constructor(options?: { surface?: string; at?: string });
+  /** A message or a list of them, or the next chunk of their text (split anywhere): the operations it made. */
+  push(messageOrText: A2uiMessage | A2uiMessage[] | string | Uint8Array): Operation[];
+  /** The text ended: the operations of what it still held. */
+  finish(): Operation[];
+  /** The notes so far: of reading the messages, then of converting the surface as it is. */
+  notes(): Note[];
+  /** The surface the operations so far build (null until it has a root). */
+  surface(): Surface | null;
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free(): void;
+}

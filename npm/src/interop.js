@@ -1,0 +1,76 @@
+// ./interop: A2UI (v0.9, v1.0) and json-render to and from surfaces (SPEC.md
+// section 14), every omission a note {code, path, message}. Part of the
+// Studio module: await init() once.
+import * as wasm from '../dist/studio/studio.js';
+import { init, initSync, need } from './studio.js';
+import { run, text, string, SurfacesError } from './error.js';
+
+export { init as default, initSync, SurfacesError };
+
+const json = (f) => JSON.parse(run(f));
+
+/** A2UI messages (a list, `{messages}`, one message, or their text: JSON Lines, `<a2ui-json>` blocks) as surfaces: `{surfaces, notes}`. */
+export function fromA2ui(messages) {
+  need();
+  return json(() => wasm.fromA2ui(text(messages)));
+}
+
+/** A surface as A2UI basic-catalog messages: `{messages, notes}`; `options.version` "v1.0" (the default) or "v0.9". */
+export function toA2ui(surface, options) {
+  need();
+  const version = options?.version == null ? 'v1.0' : string(options.version, '/version', 'options.version');
+  return json(() => wasm.toA2ui(text(surface), version));
+}
+
+/** A json-render spec `{root, elements, state?}` as a surface: `{surface, notes}`. */
+export function fromJsonRender(spec) {
+  need();
+  return json(() => wasm.fromJsonRender(text(spec)));
+}
+
+/** A surface as a json-render spec: `{spec, notes}`. */
+export function toJsonRender(surface) {
+  need();
+  return json(() => wasm.toJsonRender(text(surface)));
+}
+
+/**
+ * A2UI messages as they arrive, as the RFC 6902 operations that bring one
+ * surface document up to date, for a Draft: `push(messageOrText)` takes a
+ * message or a list of them (values), or the next chunk of their text
+ * (a string or UTF-8 bytes, split anywhere); `finish()` ends the text.
+ */
+export class A2uiImport {
+  #import;
+  /** `options.surface`: the surfaceId to follow (the first created by default); `options.at`: where that surface is in the draft's document (`""`). */
+  constructor(options) {
+    need();
+    const surface = options?.surface == null ? undefined : string(options.surface, '/surface', 'options.surface');
+    const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
+    this.#import = run(() => new wasm.A2uiImport(surface, at));
+  }
+  /** The operations the message(s) or the chunk of text made. */
+  push(messageOrText) {
+    const given = messageOrText;
+    if (typeof given === 'string') return json(() => this.#import.push(given));
+    if (given instanceof Uint8Array) return json(() => this.#import.pushBytes(given));
+    if (given !== null && typeof given === 'object') return json(() => this.#import.pushMessages(text(given, '/message')));
+    throw new SurfacesError('invalid_option', '/message', `push takes a message, a list of messages, or text, got ${given === null ? 'null' : typeof given}`);
+  }
+  /** The text ended: the operations of what it still held. */
+  finish() {
+    return json(() => this.#import.finish());
+  }
+  /** The notes so far: of reading the messages, then of converting the surface as it is. */
+  notes() {
+    return json(() => this.#import.notes());
+  }
+  /** The surface the operations so far build (null until it has a root). */
+  surface() {
+    return json(() => this.#import.surface());
+  }
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free() {
+    this.#import.free();
+  }
+}
