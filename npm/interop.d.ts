@@ -31,7 +31,13 @@ export type NoteCode =
   | 'too_deep'
   | 'too_many_components'
   | 'template_expanded'
-  | 'renamed_id';
+  | 'renamed_id'
+  | 'invalid_operation'
+  | 'invalid_pointer'
+  | 'path_not_found'
+  | 'invalid_move'
+  | 'test_failed'
+  | 'document_too_large';
 
 /** A note of a conversion. */
 export interface Note {
@@ -75,6 +81,24 @@ export declare class A2uiImport {
   notes(): Note[];
   /** The surface the operations so far build (null until it has a root). */
   surface(): Surface | null;
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free(): void;
+}
+
+/** json-render's SpecStream as it arrives, as the RFC 6902 operations that bring one surface document up to date, for a Draft. */
+export declare class JsonRenderImport {
+  /** `at`: where the surface is in the draft's document (`""`). */
+  constructor(options?: { at?: string });
+  /** An operation on the spec or a list of them, or the next chunk of the stream's text: the operations on the surface it made. */
+  push(operationOrText: Operation | Operation[] | string | Uint8Array): Operation[];
+  /** The text ended: the operations of its last line. */
+  finish(): Operation[];
+  /** The notes so far: of the operations that did not apply (their applyPatch code), then of converting the spec. */
+  notes(): Note[];
+  /** The surface the operations so far build (null until the spec has a root). */
+  surface(): Surface | null;
+  /** The json-render spec so far. */
+  spec(): Partial<JsonRenderSpec>;
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free(): void;
 }

@@ -34,6 +34,14 @@ export function toJsonRender(surface) {
   return json(() => wasm.toJsonRender(text(surface)));
 }
 
+/** Runs `push` of an importer: text, bytes, or values (`what`: the values' name in errors). */
+const pushed = (importer, given, what, pushValues) => {
+  if (typeof given === 'string') return json(() => importer.push(given));
+  if (given instanceof Uint8Array) return json(() => importer.pushBytes(given));
+  if (given !== null && typeof given === 'object') return json(() => pushValues(text(given, '/message')));
+  throw new SurfacesError('invalid_option', '/message', `push takes ${what}, or text, got ${given === null ? 'null' : typeof given}`);
+};
+
 /**
  * A2UI messages as they arrive, as the RFC 6902 operations that bring one
  * surface document up to date, for a Draft: `push(messageOrText)` takes a
@@ -51,11 +59,7 @@ export class A2uiImport {
   }
   /** The operations the message(s) or the chunk of text made. */
   push(messageOrText) {
-    const given = messageOrText;
-    if (typeof given === 'string') return json(() => this.#import.push(given));
-    if (given instanceof Uint8Array) return json(() => this.#import.pushBytes(given));
-    if (given !== null && typeof given === 'object') return json(() => this.#import.pushMessages(text(given, '/message')));
-    throw new SurfacesError('invalid_option', '/message', `push takes a message, a list of messages, or text, got ${given === null ? 'null' : typeof given}`);
+    return pushed(this.#import, messageOrText, 'a message, a list of messages', (t) => this.#import.pushMessages(t));
   }
   /** The text ended: the operations of what it still held. */
   finish() {
@@ -68,6 +72,45 @@ export class A2uiImport {
   /** The surface the operations so far build (null until it has a root). */
   surface() {
     return json(() => this.#import.surface());
+  }
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free() {
+    this.#import.free();
+  }
+}
+
+/**
+ * json-render's SpecStream (JSON Lines of RFC 6902 operations on a spec, as
+ * its createSpecStreamCompiler reads them) as it arrives, as the operations
+ * that bring one surface document up to date, for a Draft.
+ */
+export class JsonRenderImport {
+  #import;
+  /** `options.at`: where the surface is in the draft's document (`""`). */
+  constructor(options) {
+    need();
+    const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
+    this.#import = run(() => new wasm.JsonRenderImport(at));
+  }
+  /** An operation or a list of them, or the next chunk of the stream's text: the operations on the surface it made. */
+  push(operationOrText) {
+    return pushed(this.#import, operationOrText, 'an operation, a list of operations', (t) => this.#import.pushOperations(t));
+  }
+  /** The text ended: the operations of its last line. */
+  finish() {
+    return json(() => this.#import.finish());
+  }
+  /** The notes so far: of the operations that did not apply, then of converting the spec. */
+  notes() {
+    return json(() => this.#import.notes());
+  }
+  /** The surface the operations so far build (null until the spec has a root). */
+  surface() {
+    return json(() => this.#import.surface());
+  }
+  /** The json-render spec so far. */
+  spec() {
+    return json(() => this.#import.spec());
   }
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free() {

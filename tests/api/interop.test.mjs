@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { validateSpec } from '@json-render/core';
+import { validateSpec, compileSpecStream } from '@json-render/core';
 import { root } from '../browser/e2e/harness.mjs';
 
 let interop, validator;
@@ -110,6 +110,46 @@ test('A2uiImport: text in any chunking drives a Draft to the surface fromA2ui re
   assert.ok(driven >= 10, `${driven} examples driven`);
 });
 
+test('JsonRenderImport: a SpecStream in any chunking drives a Draft to the surface of what json-render compiles from it', () => {
+  let driven = 0;
+  for (const v of versions) {
+    for (const [name, messages] of examples(v)) {
+      for (const surface of interop.fromA2ui(messages).surfaces) {
+        const { spec } = interop.toJsonRender(surface);
+        const esc = (key) => key.replaceAll('~', '~0').replaceAll('/', '~1');
+        const lines = [
+          { op: 'add', path: '/root', value: spec.root },
+          ...Object.entries(spec.elements).map(([key, value]) => ({ op: 'add', path: `/elements/${esc(key)}`, value })),
+          ...Object.entries(spec.state ?? {}).map(([key, value]) => ({ op: 'add', path: `/state/${esc(key)}`, value })),
+          // json-render creates what a path goes through.
+          { op: 'add', path: '/state/made/on/the/way', value: 1 },
+        ];
+        const text = lines.map((l) => JSON.stringify(l) + '\n').join('');
+        // The peer's own reading of the stream is the oracle.
+        const compiled = compileSpecStream(text);
+        const expected = interop.fromJsonRender(compiled).surface;
+        const reference = new validator.Draft({});
+        if (reference.apply([{ op: 'replace', path: '', value: expected }]).refused.length) continue;
+        for (const size of [1, 29, text.length]) {
+          const importer = new interop.JsonRenderImport();
+          const draft = new validator.Draft({});
+          for (let i = 0; i < text.length; i += size) {
+            assert.deepEqual(draft.apply(importer.push(text.slice(i, i + size))).refused, [], `${name} (${size})`);
+          }
+          draft.apply(importer.finish());
+          assert.deepEqual(importer.spec(), compiled, `${name}: the same spec as json-render's compiler`);
+          assert.deepEqual(importer.surface(), expected, name);
+          assert.deepEqual(draft.document(), reference.document(), `${name} (${size})`);
+          assert.deepEqual(importer.notes(), interop.fromJsonRender(compiled).notes, name);
+          importer.free();
+        }
+        driven++;
+      }
+    }
+  }
+  assert.ok(driven >= 10, `${driven} specs driven`);
+});
+
 test('A2uiImport: messages as values, one at a time, with notes for what it refused', () => {
   const importer = new interop.A2uiImport({ surface: 's', at: '/sections/0' });
   const v = 'v1.0';
@@ -136,6 +176,12 @@ test('interop error paths: a SurfacesError with its code and pointer, the import
   const importer = new interop.A2uiImport();
   refuses(() => importer.push(42), 'invalid_option', '/message');
   refuses(() => importer.push(null), 'invalid_option', '/message');
+  refuses(() => new interop.JsonRenderImport({ at: 1 }), 'invalid_option', '/at');
+  refuses(() => new interop.JsonRenderImport().push(true), 'invalid_option', '/message');
+  const spec = new interop.JsonRenderImport();
+  assert.deepEqual(spec.push({ op: 'remove', path: '/elements/x' }), []);
+  assert.deepEqual(spec.notes().map((n) => [n.code, n.path]), [['path_not_found', '/0']]);
+  assert.deepEqual(spec.spec(), {});
   assert.equal(importer.surface(), null);
   assert.deepEqual(importer.notes(), []);
   // Not A2UI at all: a note, not a throw.

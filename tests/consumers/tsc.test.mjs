@@ -27,7 +27,7 @@ import initStream, {
 } from '${PACKAGE}/stream';
 import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Rendered } from '${PACKAGE}/render';
 import initInterop, {
-  fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport,
+  fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport, JsonRenderImport,
   type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec,
 } from '${PACKAGE}/interop';
 
@@ -196,13 +196,16 @@ const noteCodes: NoteCode[] = fromJsonRender(spec).notes.map((n: Note) => n.code
 const importer = new A2uiImport({ surface: 's', at: '' });
 const importOps: Operation[] = importer.push(agent).concat(importer.push('{"version":"v1.0"}\\n'), importer.finish());
 const importedNow: Surface | null = importer.surface();
+const specImport = new JsonRenderImport({ at: '/sections/0' });
+const specOps: Operation[] = specImport.push({ op: 'add', path: '/root', value: 'main' }).concat(specImport.push('{"op":"add","path":"/elements/main","value":{"type":"Text"}}\\n'));
+const specSoFar: Partial<JsonRenderSpec> = specImport.spec();
 // @ts-expect-error a version is v1.0 or v0.9
 toA2ui(imported[0], { version: 'v2' });
 
 export const used = [
   sync, props, documents, named, names, severities, codes, lines, own, same, repairCodes, refusedCode, pagePatched, held,
   settled, current, now, mode, jsonlMode, jsonlAgain, a2uiDocument, anyChanges, documentsByMode, changeOf, transform,
-  jsonlTransform, healed, html, ok, renderedIssues, exported, noteCodes, importOps, importedNow,
+  jsonlTransform, healed, html, ok, renderedIssues, exported, noteCodes, importOps, importedNow, specOps, specSoFar,
 ];
 `;
 

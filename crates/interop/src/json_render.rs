@@ -12,6 +12,9 @@
 //! fields. `state` becomes `data`. Back, each rule the other way (`not lt`
 //! is `gte`, `not gt` `lte`); bindings of input values are `$bindState`.
 
+mod stream;
+pub use stream::JsonRenderImport;
+
 use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
 use crate::note::{at, at_index, unsafe_key, Note};

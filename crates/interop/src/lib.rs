@@ -122,11 +122,15 @@
 //! components of their `type` (the root's key becomes `root`), `$state`
 //! paths `{path}` bindings, `visible` our conditions (`neq` is `ne`, `gte`
 //! `not lt`, `lte` `not gt`), `state` `data`; the module says the rest.
+//! [`json_render::JsonRenderImport`] reads json-render's SpecStream (JSON
+//! Lines of operations on a spec) into operations on the surface, as
+//! [`A2uiImport`] does for A2UI.
 
 pub mod a2ui;
 mod ids;
 pub mod json_render;
 pub mod note;
+mod shown;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -105,3 +105,63 @@ impl A2uiImport {
             .map_or_else(|| "null".into(), Value::to_string)
     }
 }
+
+/// json-render's SpecStream (JSON Lines of RFC 6902 operations on a spec)
+/// as it arrives, as operations on one surface document.
+#[wasm_bindgen]
+pub struct JsonRenderImport {
+    import: json_render::JsonRenderImport,
+}
+
+#[wasm_bindgen]
+impl JsonRenderImport {
+    /// `new JsonRenderImport(at)`: the surface sits at `at` in the draft's
+    /// document.
+    #[wasm_bindgen(constructor)]
+    pub fn new(at: &str) -> JsonRenderImport {
+        JsonRenderImport {
+            import: json_render::JsonRenderImport::new(at),
+        }
+    }
+
+    /// The next chunk of text; the operations as a JSON array text.
+    pub fn push(&mut self, chunk: &str) -> String {
+        Value::Array(self.import.push_text(chunk)).to_string()
+    }
+
+    /// The next chunk of UTF-8 bytes, split anywhere.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
+        Value::Array(self.import.push_bytes(chunk)).to_string()
+    }
+
+    /// One operation or a list of them (JSON text of a value).
+    #[wasm_bindgen(js_name = pushOperations)]
+    pub fn push_operations(&mut self, ops: &str) -> Result<String, JsError> {
+        let value = parse(ops, "")?;
+        Ok(Value::Array(self.import.push_value(&value)).to_string())
+    }
+
+    /// The text ended: the operations of its last line.
+    pub fn finish(&mut self) -> String {
+        Value::Array(self.import.finish()).to_string()
+    }
+
+    /// The notes so far, as a JSON array text.
+    pub fn notes(&self) -> String {
+        notes_json(&self.import.notes()).to_string()
+    }
+
+    /// The surface the operations so far build (JSON text, `null` before
+    /// the spec has a root).
+    pub fn surface(&self) -> String {
+        self.import
+            .surface()
+            .map_or_else(|| "null".into(), Value::to_string)
+    }
+
+    /// The spec so far (JSON text).
+    pub fn spec(&self) -> String {
+        self.import.spec().to_string()
+    }
+}

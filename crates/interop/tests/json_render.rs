@@ -172,3 +172,100 @@ fn what_has_no_equivalent_is_noted() {
     );
     assert_eq!(polluted.surface["data"], json!({}));
 }
+
+/// A spec as json-render's models stream it: `/root`, then each element,
+/// then each state member, one RFC 6902 `add` per line.
+fn spec_stream(spec: &Value) -> String {
+    let mut lines = vec![json!({"op": "add", "path": "/root", "value": spec["root"]})];
+    for (key, element) in spec["elements"].as_object().into_iter().flatten() {
+        let path = ["/elements/", &key.replace('~', "~0").replace('/', "~1")].concat();
+        lines.push(json!({"op": "add", "path": path, "value": element}));
+    }
+    for (key, value) in spec["state"].as_object().into_iter().flatten() {
+        let path = ["/state/", &key.replace('~', "~0").replace('/', "~1")].concat();
+        lines.push(json!({"op": "add", "path": path, "value": value}));
+    }
+    lines.iter().map(|l| l.to_string() + "\n").collect()
+}
+
+#[test]
+fn a_spec_stream_drives_a_draft_to_the_surface_of_the_whole_spec() {
+    use interop::json_render::JsonRenderImport;
+    use validator_wasm::patch::apply_patch;
+    use validator_wasm::pipeline::Draft;
+    let catalog = Catalog::default_blog();
+    let mut driven = 0;
+    for (name, surface) in fixture_surfaces() {
+        let spec = to_json_render(&surface).spec;
+        let expected = from_json_render(&spec).surface;
+        let text = spec_stream(&spec);
+        let mut reference = Draft::new(json!({}));
+        reference.apply(
+            &json!([{"op": "replace", "path": "", "value": expected}]),
+            &catalog,
+        );
+        for chunk in [text.len(), 1, 17] {
+            let mut import = JsonRenderImport::new("");
+            let (mut plain, mut draft) = (json!({}), Draft::new(json!({})));
+            let mut pushes: Vec<Vec<Value>> = text
+                .as_bytes()
+                .chunks(chunk)
+                .map(|c| import.push_bytes(c))
+                .collect();
+            pushes.push(import.finish());
+            for ops in pushes {
+                let ops = Value::Array(ops);
+                plain = apply_patch(&plain, &ops).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+                draft.apply(&ops, &catalog);
+            }
+            assert_eq!(plain, expected, "{name} (chunk {chunk})");
+            assert_eq!(import.notes(), [], "{name}");
+            assert_eq!(
+                draft.document(),
+                reference.document(),
+                "{name} (chunk {chunk})"
+            );
+        }
+        driven += 1;
+    }
+    assert!(driven >= 10, "{driven}");
+}
+
+#[test]
+fn a_spec_stream_creates_what_is_missing_and_notes_what_does_not_apply() {
+    use interop::json_render::JsonRenderImport;
+    let mut import = JsonRenderImport::new("/sections/1");
+    let ops = import.push_value(&json!([
+        {"op": "add", "path": "/root", "value": "main"},
+        // json-render creates `/elements` and `/state/user` on the way.
+        {"op": "add", "path": "/elements/main", "value": {"type": "Heading", "props": {"text": {"$state": "/user/name"}}}},
+        {"op": "replace", "path": "/state/user/name", "value": "Ada"},
+    ]));
+    assert_eq!(ops.len(), 1);
+    assert_eq!(ops[0]["path"], "/sections/1");
+    assert_eq!(ops[0]["value"]["data"], json!({"user": {"name": "Ada"}}));
+    // One that does not apply is noted at its line; the spec is as it was.
+    let before = import.spec().clone();
+    let ops = import.push_text(concat!(
+        r#"{"op": "remove", "path": "/elements/gone"}"#,
+        "\n",
+        r#"{"op": "add", "path": "/state/__proto__/x", "value": 1}"#,
+        "\n",
+        "{\"op\": \"add\", \"path\": }\n",
+        r#"{"op": "replace", "path": "/state/user/name", "value": "Grace"}"#,
+        "\n",
+    ));
+    assert_eq!(
+        ops,
+        [json!({"op": "replace", "path": "/sections/1/data/user/name", "value": "Grace"})]
+    );
+    let notes = import.notes();
+    let codes: Vec<(&str, &str)> = notes.iter().map(|n| (n.code, n.path.as_str())).collect();
+    assert_eq!(
+        codes[..2],
+        [("path_not_found", "/3"), ("unsafe_path", "/4")],
+        "{notes:?}"
+    );
+    assert_eq!(import.spec()["state"]["user"]["name"], "Grace");
+    assert_eq!(import.spec()["elements"], before["elements"]);
+}

@@ -17,17 +17,11 @@
 //!
 //! After each push, the followed surface (the `surfaceId` asked for, or the
 //! first one created) is converted again and compared with what the
-//! operations so far built: the first time it has a `root`, one `replace`
-//! of the whole surface at `at`; then a `replace` per top-level key that
-//! changed, the data compared member by member (`add`, `remove`, `replace`
-//! of the deepest member that changed; a list replaced whole), and the
-//! components compared by position when their ids and children are the
-//! same (a `replace` of each one that changed) or replaced as one list when
-//! the tree changed, so that no operation leaves a component unreachable
-//! or a child undefined for the validator to refuse. The comparison costs
-//! the surface, not the message: the converted tree depends on its
-//! ancestors (a template's copies, a Button's label child), so a message
-//! can change components it does not name.
+//! operations so far built ([`Shown`]): the first time it has a `root`, one
+//! `replace` of the whole surface at `at`, then what changed. The
+//! comparison costs the surface, not the message: the converted tree
+//! depends on its ancestors (a template's copies, a Button's label child),
+//! so a message can change components it does not name.
 //!
 //! ```
 //! use interop::a2ui::A2uiImport;
@@ -49,10 +43,10 @@
 
 use super::{import, messages};
 use crate::note::{at_index, Note};
-use serde_json::{json, Value};
+use crate::shown::Shown;
+use serde_json::Value;
 use streaming_parser::a2ui::{parse_full, CLOSE_TAG, OPEN_TAG};
 use streaming_parser::{Decoder, JsonlStream};
-use surfaces_core::pointer;
 
 /// How the text is read, once its kind is known.
 #[derive(Debug, Clone)]
@@ -71,7 +65,6 @@ enum Text {
 #[derive(Debug, Clone)]
 pub struct A2uiImport {
     follow: Option<String>,
-    at: String,
     model: messages::Model,
     decoder: Decoder,
     text: Text,
@@ -82,7 +75,7 @@ pub struct A2uiImport {
     /// Notes of the last conversion.
     converted: Vec<Note>,
     /// The surface the operations so far build.
-    shown: Option<Value>,
+    shown: Shown,
 }
 
 impl A2uiImport {
@@ -92,14 +85,13 @@ impl A2uiImport {
     pub fn new(surface: Option<&str>, at: &str) -> A2uiImport {
         A2uiImport {
             follow: surface.map(str::to_string),
-            at: at.to_string(),
             model: messages::Model::default(),
             decoder: Decoder::default(),
             text: Text::Undecided(String::new()),
             read: 0,
             notes: Vec::new(),
             converted: Vec::new(),
-            shown: None,
+            shown: Shown::new(at),
         }
     }
 
@@ -137,7 +129,7 @@ impl A2uiImport {
 
     /// The surface the operations so far build, once it has a root.
     pub fn surface(&self) -> Option<&Value> {
-        self.shown.as_ref()
+        self.shown.surface()
     }
 
     /// The complete messages of `chunk` (and of what waited before it).
@@ -241,85 +233,6 @@ impl A2uiImport {
         };
         self.converted.clear();
         let surface = import::surface(state, &mut self.converted);
-        let mut ops = Vec::new();
-        match &self.shown {
-            None => ops.push(json!({"op": "replace", "path": self.at, "value": surface})),
-            Some(shown) => diff_surface(shown, &surface, &self.at, &mut ops),
-        }
-        self.shown = Some(surface);
-        ops
-    }
-}
-
-/// The operations taking surface `old` to `new`, at `at`.
-fn diff_surface(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
-    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
-        return diff(&Value::Null, new, at, ops);
-    };
-    for (key, value) in new {
-        let mut path = at.to_string();
-        pointer::push(&mut path, key);
-        match (key.as_str(), old.get(key)) {
-            ("components", Some(before)) => diff_components(before, value, &path, ops),
-            ("data", Some(before)) => diff(before, value, &path, ops),
-            (_, Some(before)) if before == value => {}
-            (_, Some(_)) => ops.push(json!({"op": "replace", "path": path, "value": value})),
-            (_, None) => ops.push(json!({"op": "add", "path": path, "value": value})),
-        }
-    }
-    for key in old.keys().filter(|k| !new.contains_key(*k)) {
-        let mut path = at.to_string();
-        pointer::push(&mut path, key);
-        ops.push(json!({"op": "remove", "path": path}));
-    }
-}
-
-/// Components by position when the tree is the same, else the whole list.
-fn diff_components(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
-    let shape = |list: &Value| -> Vec<(Value, Value)> {
-        let items = list.as_array().map(Vec::as_slice).unwrap_or_default();
-        items
-            .iter()
-            .map(|c| (c["id"].clone(), c["children"].clone()))
-            .collect()
-    };
-    if shape(old) != shape(new) {
-        return ops.push(json!({"op": "replace", "path": at, "value": new}));
-    }
-    let pairs = old
-        .as_array()
-        .into_iter()
-        .flatten()
-        .zip(new.as_array().into_iter().flatten());
-    for (i, (before, after)) in pairs.enumerate() {
-        if before != after {
-            let mut path = at.to_string();
-            pointer::push_index(&mut path, i);
-            ops.push(json!({"op": "replace", "path": path, "value": after}));
-        }
-    }
-}
-
-/// A value compared member by member where both are objects.
-fn diff(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
-    let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
-        if old != new {
-            ops.push(json!({"op": "replace", "path": at, "value": new}));
-        }
-        return;
-    };
-    let member = |key: &str| {
-        let mut path = at.to_string();
-        pointer::push(&mut path, key);
-        path
-    };
-    for (key, value) in new {
-        match old.get(key) {
-            Some(before) => diff(before, value, &member(key), ops),
-            None => ops.push(json!({"op": "add", "path": member(key), "value": value})),
-        }
-    }
-    for key in old.keys().filter(|k| !new.contains_key(*k)) {
-        ops.push(json!({"op": "remove", "path": member(key)}));
+        self.shown.update(surface)
     }
 }
