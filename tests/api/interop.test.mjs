@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { validateSpec, compileSpecStream } from '@json-render/core';
+import { validateSpec, compileSpecStream, nestedToFlat, createSpecStreamCompiler } from '@json-render/core';
 import { root } from '../browser/e2e/harness.mjs';
 
 let interop, validator;
@@ -108,6 +108,42 @@ test('A2uiImport: text in any chunking drives a Draft to the surface fromA2ui re
     }
   }
   assert.ok(driven >= 10, `${driven} examples driven`);
+});
+
+test('fromJsonRender: specs built with json-render\'s own API (nestedToFlat, its stream compiler) become surfaces without errors', () => {
+  const nested = {
+    type: 'Stack',
+    props: {},
+    state: { plan: 'monthly', seats: 3, agreed: false },
+    children: [
+      { type: 'Heading', props: { text: 'Pricing', level: 2 } },
+      { type: 'Toggle', props: { options: ['monthly', 'yearly'], value: { $state: '/plan' } } },
+      { type: 'Text', props: { text: { $state: '/plan' } }, visible: { $state: '/seats', gte: 2 } },
+      { type: 'Checkbox', props: { label: 'I agree', checked: { $bindState: '/agreed' } } },
+      { type: 'Button', props: { label: 'Buy', variant: 'primary' }, visible: { $state: '/plan', neq: 'none' } },
+    ],
+  };
+  const spec = nestedToFlat(nested);
+  assert.deepEqual(validateSpec(spec).issues.filter((i) => i.severity === 'error'), []);
+  const { surface, notes } = interop.fromJsonRender(spec);
+  const verdict = validator.validate(surface);
+  assert.deepEqual(verdict.issues.filter((i) => i.severity !== 'warning'), [], JSON.stringify(notes));
+  assert.deepEqual(surface.data, nested.state);
+  // The same spec streamed through json-render's own compiler, line by line.
+  const compiler = createSpecStreamCompiler();
+  const importer = new interop.JsonRenderImport();
+  const draft = new validator.Draft({});
+  const lines = [
+    { op: 'add', path: '/root', value: spec.root },
+    ...Object.entries(spec.elements).map(([key, value]) => ({ op: 'add', path: `/elements/${key}`, value })),
+    { op: 'add', path: '/state', value: spec.state },
+  ].map((l) => JSON.stringify(l) + '\n');
+  for (const line of lines) {
+    compiler.push(line);
+    assert.deepEqual(draft.apply(importer.push(line)).refused, []);
+  }
+  assert.deepEqual(importer.spec(), compiler.getResult());
+  assert.deepEqual(draft.document(), interop.fromJsonRender(compiler.getResult()).surface);
 });
 
 test('JsonRenderImport: a SpecStream in any chunking drives a Draft to the surface of what json-render compiles from it', () => {

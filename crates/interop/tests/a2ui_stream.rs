@@ -250,3 +250,37 @@ fn a_named_surface_is_followed_and_bad_messages_are_noted() {
     );
     assert_eq!(import.surface().map(|s| &s["id"]), Some(&json!("second")));
 }
+
+#[test]
+fn random_chunkings_end_in_the_surface_of_the_whole() {
+    // A small xorshift, seeded per example: the same cuts on every run.
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (name, messages) in examples() {
+        let text = json_lines(&messages);
+        let whole = from_a2ui(&text);
+        for round in 0..8 {
+            let mut import = A2uiImport::new(None, "");
+            let mut doc = json!({});
+            let mut at = 0;
+            while at < text.len() {
+                let size = 1 + (next() % 97) as usize;
+                let end = (at + size).min(text.len());
+                let ops = import.push_bytes(&text.as_bytes()[at..end]);
+                doc = apply_patch(&doc, &Value::Array(ops)).unwrap();
+                at = end;
+            }
+            doc = apply_patch(&doc, &Value::Array(import.finish())).unwrap();
+            match whole.surfaces.first() {
+                Some(surface) => assert_eq!(&doc, surface, "{name} (round {round})"),
+                None => assert_eq!(doc, json!({}), "{name}"),
+            }
+            assert_eq!(import.notes(), whole.notes, "{name} (round {round})");
+        }
+    }
+}
