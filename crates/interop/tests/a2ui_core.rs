@@ -34,10 +34,9 @@
 //! [`run_function`].
 //!
 //! Every case runs and passes except those each suite lists with their
-//! reason (rules A2UI has and we do not, by design) and the
-//! [`IMPORT_GAPS`] (failing, each until the import is fixed); the test
-//! fails if any other case fails, a gap passes, or a listed case is not in
-//! its suite. Run with `--nocapture` to see the counts.
+//! reason (rules A2UI has and we do not, by design); the test fails if any
+//! other case fails, if the count of passing cases changes, or if a listed
+//! case is not in its suite. Run with `--nocapture` to see the counts.
 
 use interop::a2ui::messages::{self, Model};
 use serde_json::{json, Map, Value};
@@ -433,14 +432,8 @@ fn functions() {
     );
 }
 
-/// The cases that fail for a gap of the import (`src/a2ui/import.rs`),
-/// each with what it lacks; the test fails once one passes, so that it is
-/// moved to the passing ones. None today.
-const IMPORT_GAPS: &[(&str, &str)] = &[];
-
-/// Runs every case of `file` not in `skips`: all pass but the
-/// [`IMPORT_GAPS`], `passing` of them, and every case skipped is in the
-/// suite.
+/// Runs every case of `file` not in `skips`: all pass, `passing` of them,
+/// and every case skipped is in the suite.
 fn suite(file: &str, passing: usize, skips: &[(&str, &str)]) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/conformance/a2ui-v1/conformance/core")
@@ -455,30 +448,22 @@ fn suite(file: &str, passing: usize, skips: &[(&str, &str)]) {
         );
     }
     let mut passed = Vec::new();
-    let mut gaps = Vec::new();
     let mut failed = Vec::new();
     for case in &cases {
         if skips.iter().any(|(skipped, _)| name(case) == *skipped) {
             continue;
         }
-        let gap = IMPORT_GAPS.iter().find(|(n, _)| name(case) == *n);
-        match (run(case), gap) {
-            (Ok(()), None) => passed.push(name(case)),
-            (Err(_), Some((gap, why))) => gaps.push(format!("{gap}: {why}")),
-            (Ok(()), Some(_)) => failed.push(format!("{}: passes now", name(case))),
-            (Err(why), None) => failed.push(format!("{}: {why}", name(case))),
+        match run(case) {
+            Ok(()) => passed.push(name(case)),
+            Err(why) => failed.push(format!("{}: {why}", name(case))),
         }
     }
     eprintln!(
-        "A2UI core/{file}: {} cases, {} pass, {} fail (import gaps), {} skipped",
+        "A2UI core/{file}: {} cases, {} pass, {} skipped",
         cases.len(),
         passed.len(),
-        gaps.len(),
         skips.len()
     );
-    for gap in &gaps {
-        eprintln!("  failing {gap}");
-    }
     let mut reasons: Vec<&str> = skips.iter().map(|(_, r)| *r).collect();
     reasons.sort();
     reasons.dedup();
