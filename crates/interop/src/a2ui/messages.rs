@@ -40,12 +40,15 @@ pub struct SurfaceState {
 }
 
 impl SurfaceState {
-    fn define(&mut self, id: &str, value: Value, at: String) {
-        if !self.components.contains_key(id) {
+    /// Defines component `id`; gives the definition it replaced.
+    fn define(&mut self, id: &str, value: Value, at: String) -> Option<Defined> {
+        let before = self
+            .components
+            .insert(id.to_string(), Defined { value, at });
+        if before.is_none() {
             self.order.push(id.to_string());
         }
-        self.components
-            .insert(id.to_string(), Defined { value, at });
+        before
     }
 }
 
@@ -248,20 +251,35 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
             Ok(())
         }
         ("updateComponents", Some(i)) => {
-            let mut surface = model.surfaces[i].clone();
             let at_list = at(&at_body, "components");
             let components = body.get("components").unwrap_or(&Value::Null);
-            update_components(&mut surface, components, &at_list)?;
-            model.surfaces[i] = surface;
-            Ok(())
+            update_components(&mut model.surfaces[i], components, &at_list)
         }
         (_, Some(i)) => {
             let segments = data_path(body, &at_body)?;
             let value = body.get("value").filter(|v| !v.is_null());
-            let mut surface = model.surfaces[i].clone();
-            set_data(&mut surface, &segments, value, &at_body)?;
-            model.surfaces[i] = surface;
-            Ok(())
+            let surface = &mut model.surfaces[i];
+            // What the write may change, kept to take it back if it is
+            // refused half-way: the top-level member it goes through (not
+            // the whole data, which would make each update cost the data).
+            let saved = match (&surface.data, segments.first()) {
+                (_, None) => None,
+                (Value::Object(map), Some(key)) => Some((Some(key.clone()), map.get(key).cloned())),
+                (data, Some(_)) => Some((None, Some(data.clone()))),
+            };
+            let result = set_data(surface, &segments, value, &at_body);
+            if let (Err(_), Some((key, before))) = (&result, saved) {
+                match (key, before, &mut surface.data) {
+                    (Some(key), Some(before), Value::Object(map)) => {
+                        map.insert(key, before);
+                    }
+                    (Some(key), None, Value::Object(map)) => {
+                        map.remove(&key);
+                    }
+                    (_, before, data) => *data = before.unwrap_or(Value::Null),
+                }
+            }
+            result
         }
     }
 }
@@ -379,6 +397,9 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
     let Some(items) = list.as_array() else {
         return Err(invalid(at_list, "components is a list"));
     };
+    // Every item checked before any is defined, and what the definitions
+    // replaced kept to take them back if the message closes a cycle (not a
+    // copy of the surface, which would make each message cost the surface).
     let mut mine: Vec<(String, String)> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at_item = at_index(at_list, i);
@@ -399,10 +420,22 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
         if let Some(at_bad) = non_string_catalog(item, &at_item, true) {
             return Err(invalid(&at_bad, "catalogId is a string"));
         }
-        surface.define(id, item.clone(), at_item.clone());
         mine.push((id.to_string(), at_item));
     }
+    let order = surface.order.len();
+    let replaced: Vec<Option<Defined>> = items
+        .iter()
+        .zip(&mine)
+        .map(|(item, (id, at_item))| surface.define(id, item.clone(), at_item.clone()))
+        .collect();
     if let Some(closing) = cycle(surface, &mine) {
+        for ((id, _), before) in mine.iter().zip(replaced).rev() {
+            match before {
+                Some(before) => surface.components.insert(id.clone(), before),
+                None => surface.components.remove(id),
+            };
+        }
+        surface.order.truncate(order);
         return Err(Note::new(
             "cycle",
             closing.1.clone(),

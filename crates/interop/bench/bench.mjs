@@ -1,0 +1,106 @@
+// A2UI message streams of 1,000 and 2,000 components (a root Column naming
+// them, one updateComponents message per component, then one data update
+// each, A2UI v0.9 basic catalog) through the package's ./interop (the Studio
+// module scripts/build made, where dist/artifacts.json says): fromA2ui of
+// the whole list, and A2uiImport fed message by message (values) and as
+// JSON Lines text in 64-byte chunks, each push's operations applied to a
+// Draft; side by side, A2UI's own message processor (@a2ui/web_core's v0.9
+// MessageProcessor with its basic catalog) fed message by message. Prints a
+// markdown section: medians of 5 runs, the ratios, and what doubling costs.
+//
+//   node crates/interop/bench/bench.mjs
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { readFileSync } from "node:fs";
+import { MessageProcessor } from "@a2ui/web_core/v0_9";
+import { basicCatalog } from "@a2ui/web_core/v0_9/basic_catalog";
+import { artifacts } from "../../../scripts/artifacts.mjs";
+import { table, version } from "../../../scripts/report.mjs";
+
+const { dir, files } = artifacts().studio;
+const wasm = readFileSync(join(dir, "studio_bg.wasm"));
+const entry = (name) => import(pathToFileURL(files.find((f) => new RegExp(`[\\\\/]${name}\\.js$`).test(f))).href);
+const interop = await entry("interop");
+const { Draft } = await entry("validator");
+await interop.default(wasm);
+
+/** The stream of `n` components, as an agent sends them. */
+function stream(n) {
+  const v = "v0.9";
+  const messages = [
+    { version: v, createSurface: { surfaceId: "s", catalogId: basicCatalog.id } },
+    { version: v, updateComponents: { surfaceId: "s", components: [{ id: "root", component: "Column", children: Array.from({ length: n }, (_, i) => `c${i}`) }] } },
+  ];
+  for (let i = 0; i < n; i++) messages.push({ version: v, updateComponents: { surfaceId: "s", components: [{ id: `c${i}`, component: "Text", text: { path: `/t${i}` } }] } });
+  for (let i = 0; i < n; i++) messages.push({ version: v, updateDataModel: { surfaceId: "s", path: `/t${i}`, value: `hello ${i}` } });
+  return messages;
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const runs = 5;
+// Five runs, or one when a run takes more than two seconds.
+const timed = (f) => {
+  const first = (() => { const t = now(); f(); return now() - t; })();
+  if (first > 2000) return first;
+  return median([first, ...Array.from({ length: runs - 1 }, () => { const t = now(); f(); return now() - t; })]);
+};
+
+const ways = {
+  "fromA2ui, the whole list": (messages) => interop.fromA2ui(messages),
+  "A2uiImport, message by message": (messages) => {
+    const importer = new interop.A2uiImport();
+    for (const m of messages) importer.push(m);
+    importer.free();
+  },
+  "A2uiImport, JSON Lines in 64-byte chunks, into a Draft": (messages, text) => {
+    const importer = new interop.A2uiImport();
+    const draft = new Draft({});
+    for (let i = 0; i < text.length; i += 64) draft.apply(importer.push(text.slice(i, i + 64)));
+    draft.apply(importer.finish());
+    importer.free();
+    draft.free();
+  },
+};
+const peer = (messages) => {
+  const processor = new MessageProcessor([basicCatalog]);
+  for (const m of messages) processor.processMessages([m]);
+};
+
+const sizes = [1000, 2000];
+const rows = [];
+const scaling = [];
+for (const [name, f] of Object.entries(ways)) {
+  const times = sizes.map((n) => {
+    const messages = stream(n);
+    const text = messages.map((m) => JSON.stringify(m) + "\n").join("");
+    const ours = timed(() => f(messages, text));
+    const theirs = timed(() => peer(messages));
+    rows.push([name, n, ours.toFixed(1), theirs.toFixed(1), (theirs / ours).toFixed(2)]);
+    return ours;
+  });
+  scaling.push([name, (times[1] / times[0]).toFixed(2)]);
+}
+const peerScale = (() => {
+  const [a, b] = sizes.map((n) => { const m = stream(n); return timed(() => peer(m)); });
+  return (b / a).toFixed(2);
+})();
+scaling.push([`@a2ui/web_core MessageProcessor`, peerScale]);
+
+console.log(`## Interop
+
+\`crates/interop/bench/bench.mjs\`: Node, the Studio wasm module through the
+package's \`./interop\` (values in and out); an A2UI v0.9 stream of N
+components (a root Column naming them, one \`updateComponents\` per
+component, one \`updateDataModel\` each), side by side with A2UI's own
+message processor, @a2ui/web_core ${version("@a2ui/web_core")}'s v0.9
+\`MessageProcessor\` with its basic catalog, fed message by message. Medians
+of ${runs} runs (one run where a run took over 2 s). Ratio = theirs / ours (above 1: ours is faster). The peer
+keeps A2UI's model; ours also converts to a surface (and, in the last row,
+validates every push in a \`Draft\`).
+
+${table(["ours", "components", "ours (ms)", "MessageProcessor (ms)", "ratio"], rows)}
+
+What doubling the stream costs (2,000 components over 1,000; linear is 2):
+
+${table(["", "2x input / 1x"], scaling)}`);
