@@ -1,10 +1,11 @@
-// A2UI message streams of 1,000 and 2,000 components (a root Column naming
+// A2UI message streams of 400 and 800 components (a root Column naming
 // them, one updateComponents message per component, then one data update
 // each, A2UI v0.9 basic catalog) through the package's ./interop (the Studio
 // module scripts/build made, where dist/artifacts.json says): fromA2ui of
 // the whole list, and A2uiImport fed message by message (values) and as
 // JSON Lines text in 64-byte chunks, each push's operations applied to a
-// Draft; side by side, A2UI's own message processor (@a2ui/web_core's v0.9
+// Draft (100 and 200 components there, the validator's limit); side by
+// side, A2UI's own message processor (@a2ui/web_core's v0.9
 // MessageProcessor with its basic catalog) fed message by message. Prints a
 // markdown section: medians of 5 runs, the ratios, and what doubling costs.
 //
@@ -46,6 +47,8 @@ const timed = (f) => {
   return median([first, ...Array.from({ length: runs - 1 }, () => { const t = now(); f(); return now() - t; })]);
 };
 
+// Each way with the sizes it runs at: the import below the converter's
+// limit (1,000 components), the Draft at the validator's (200).
 const ways = {
   "fromA2ui, the whole list": (messages) => interop.fromA2ui(messages),
   "A2uiImport, message by message": (messages) => {
@@ -67,11 +70,11 @@ const peer = (messages) => {
   for (const m of messages) processor.processMessages([m]);
 };
 
-const sizes = [1000, 2000];
+const sizes = (name) => (name.includes("Draft") ? [100, 200] : [400, 800]);
 const rows = [];
 const scaling = [];
 for (const [name, f] of Object.entries(ways)) {
-  const times = sizes.map((n) => {
+  const times = sizes(name).map((n) => {
     const messages = stream(n);
     const text = messages.map((m) => JSON.stringify(m) + "\n").join("");
     const ours = timed(() => f(messages, text));
@@ -82,7 +85,7 @@ for (const [name, f] of Object.entries(ways)) {
   scaling.push([name, (times[1] / times[0]).toFixed(2)]);
 }
 const peerScale = (() => {
-  const [a, b] = sizes.map((n) => { const m = stream(n); return timed(() => peer(m)); });
+  const [a, b] = sizes("").map((n) => { const m = stream(n); return timed(() => peer(m)); });
   return (b / a).toFixed(2);
 })();
 scaling.push([`@a2ui/web_core MessageProcessor`, peerScale]);
@@ -101,6 +104,7 @@ validates every push in a \`Draft\`).
 
 ${table(["ours", "components", "ours (ms)", "MessageProcessor (ms)", "ratio"], rows)}
 
-What doubling the stream costs (2,000 components over 1,000; linear is 2):
+What doubling the stream costs (800 components over 400, 200 over 100 into
+the Draft; linear is 2):
 
 ${table(["", "2x input / 1x"], scaling)}`);

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use surfaces_core::fence::is_component_id;
 
 /// Our ids for another format's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
-#[derive(Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Ids {
     given: BTreeMap<(String, String), String>,
     taken: BTreeSet<String>,

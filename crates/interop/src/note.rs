@@ -25,6 +25,16 @@ impl Note {
         }
     }
 
+    /// The note `code` for a line the tolerant JSON Lines reader could not
+    /// read (its `{"kind": "error", "line", "message"}` item), at the
+    /// pointer of the item it would have been, `/index`.
+    pub fn bad_line(code: &'static str, index: usize, item: &Value) -> Note {
+        let message = item["message"].as_str().unwrap_or_default();
+        let line = item["line"].to_string();
+        let text = ["line ", &line, " is not JSON: ", message].concat();
+        Note::new(code, at_index("", index), text)
+    }
+
     /// As `{code, path, message}`.
     pub fn to_json(&self) -> Value {
         json!({"code": self.code, "path": self.path, "message": self.message})

@@ -12,8 +12,9 @@
 //! operation leaves a component unreachable or a child undefined for the
 //! validator to refuse.
 
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
 use surfaces_core::pointer;
+use validator_wasm::patch::apply_patch_in_place;
 
 /// The surface the operations so far build, at `at` in the draft's
 /// document.
@@ -36,16 +37,45 @@ impl Shown {
         self.surface.as_ref()
     }
 
+    /// Applies `ops` (paths in the surface) to what was built, giving them
+    /// at `at`; `None`, and nothing applied, when one does not apply.
+    pub fn apply(&mut self, ops: Vec<Value>) -> Option<Vec<Value>> {
+        let patch = Value::Array(ops);
+        apply_patch_in_place(self.surface.as_mut()?, &patch).ok()?;
+        let Value::Array(mut ops) = patch else {
+            return None;
+        };
+        for op in &mut ops {
+            if let Some(Value::String(path)) = op.get_mut("path") {
+                path.insert_str(0, &self.at);
+            }
+        }
+        Some(ops)
+    }
+
     /// The operations that take what was built to `surface`.
     pub fn update(&mut self, surface: Value) -> Vec<Value> {
         let mut ops = Vec::new();
         match &self.surface {
-            None => ops.push(json!({"op": "replace", "path": self.at, "value": surface})),
+            None => ops.push(op("replace", self.at.clone(), Some(surface.clone()))),
             Some(shown) => diff_surface(shown, &surface, &self.at, &mut ops),
         }
         self.surface = Some(surface);
         ops
     }
+}
+
+/// An RFC 6902 operation (one function, not a `json!` per kind: each is
+/// code in the WebAssembly module).
+#[inline(never)]
+pub fn op(kind: &str, path: String, value: Option<Value>) -> Value {
+    let mut op = Map::new();
+    op.insert("op".into(), kind.into());
+    op.insert("path".into(), path.into());
+    if let Some(value) = value {
+        op.insert("value".into(), value);
+    }
+    Value::Object(op)
 }
 
 /// The operations taking surface `old` to `new`, at `at`.
@@ -60,14 +90,14 @@ fn diff_surface(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
             ("components", Some(before)) => diff_components(before, value, &path, ops),
             ("data", Some(before)) => diff(before, value, &path, ops),
             (_, Some(before)) if before == value => {}
-            (_, Some(_)) => ops.push(json!({"op": "replace", "path": path, "value": value})),
-            (_, None) => ops.push(json!({"op": "add", "path": path, "value": value})),
+            (_, Some(_)) => ops.push(op("replace", path.clone(), Some(value.clone()))),
+            (_, None) => ops.push(op("add", path.clone(), Some(value.clone()))),
         }
     }
     for key in old.keys().filter(|k| !new.contains_key(*k)) {
         let mut path = at.to_string();
         pointer::push(&mut path, key);
-        ops.push(json!({"op": "remove", "path": path}));
+        ops.push(op("remove", path, None));
     }
 }
 
@@ -81,7 +111,7 @@ fn diff_components(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
             .collect()
     };
     if shape(old) != shape(new) {
-        return ops.push(json!({"op": "replace", "path": at, "value": new}));
+        return ops.push(op("replace", at.to_string(), Some(new.clone())));
     }
     let pairs = old
         .as_array()
@@ -92,16 +122,16 @@ fn diff_components(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
         if before != after {
             let mut path = at.to_string();
             pointer::push_index(&mut path, i);
-            ops.push(json!({"op": "replace", "path": path, "value": after}));
+            ops.push(op("replace", path, Some(after.clone())));
         }
     }
 }
 
 /// A value compared member by member where both are objects.
-fn diff(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
+pub fn diff(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
     let (Some(old), Some(new)) = (old.as_object(), new.as_object()) else {
         if old != new {
-            ops.push(json!({"op": "replace", "path": at, "value": new}));
+            ops.push(op("replace", at.to_string(), Some(new.clone())));
         }
         return;
     };
@@ -113,10 +143,10 @@ fn diff(old: &Value, new: &Value, at: &str, ops: &mut Vec<Value>) {
     for (key, value) in new {
         match old.get(key) {
             Some(before) => diff(before, value, &member(key), ops),
-            None => ops.push(json!({"op": "add", "path": member(key), "value": value})),
+            None => ops.push(op("add", member(key), Some(value.clone()))),
         }
     }
     for key in old.keys().filter(|k| !new.contains_key(*k)) {
-        ops.push(json!({"op": "remove", "path": member(key)}));
+        ops.push(op("remove", member(key), None));
     }
 }

@@ -1,11 +1,16 @@
 //! `A2uiImport`: A2UI agent streams (A2UI's own v0.9 and v1.0 examples)
 //! driving a `Draft`, in any chunking, end in `from_a2ui`'s surface of the
-//! whole; each message gives only the operations it needs.
+//! whole; each message gives only the operations it needs, and a push
+//! followed in place gives what converting the whole gives
+//! (`testkit::properties::a2ui_import`, also a fuzz target).
 
 use interop::a2ui::A2uiImport;
-use interop::{from_a2ui, from_a2ui_value};
+use interop::from_a2ui;
 use serde_json::{json, Value};
 use std::path::Path;
+use testkit::properties::a2ui_import_followed;
+use testkit::seeds::a2ui_stream;
+use testkit::Rng;
 use validator_wasm::patch::apply_patch;
 use validator_wasm::pipeline::Draft;
 use validator_wasm::{validate_surface, Catalog, Severity};
@@ -114,23 +119,6 @@ fn an_agent_stream_drives_a_draft_to_the_surface_of_the_whole() {
 }
 
 #[test]
-fn messages_one_at_a_time_as_values_build_the_same_surface() {
-    for (name, messages) in examples() {
-        let whole = from_a2ui_value(&Value::Array(messages.clone()));
-        let mut import = A2uiImport::new(None, "");
-        let mut doc = json!({});
-        for message in &messages {
-            doc = apply_patch(&doc, &Value::Array(import.push_value(message))).unwrap();
-        }
-        match whole.surfaces.first() {
-            Some(surface) => assert_eq!(&doc, surface, "{name}"),
-            None => assert_eq!(doc, json!({}), "{name}"),
-        }
-        assert_eq!(import.notes(), whole.notes, "{name}: the same notes");
-    }
-}
-
-#[test]
 fn an_answer_with_blocks_is_read_as_each_block_closes() {
     let messages = &examples()[0].1;
     let (first, rest) = messages.split_at(1);
@@ -196,12 +184,37 @@ fn each_message_gives_only_the_operations_it_needs() {
         import.push_value(&data("/user/name", Value::Null)),
         [json!({"op": "remove", "path": "/sections/0/data/user/name"})]
     );
-    // A new child changes the tree: the components as one list, so no
-    // operation leaves a child undefined or a component unreachable.
+    // A new child: the component, then its id in the parent's children
+    // (a Draft holds the first until the second links it).
     let grow = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
         {"id": "root", "component": "Column", "children": ["a", "b"]},
         {"id": "b", "component": "Divider"}]}});
-    let ops = import.push_value(&grow);
+    assert_eq!(
+        import.push_value(&grow),
+        [
+            json!({"op": "add", "path": "/sections/0/components/2", "value": {"id": "b", "component": "Divider"}}),
+            json!({"op": "add", "path": "/sections/0/components/0/children/1", "value": "b"}),
+        ]
+    );
+    // A child named before it is defined: the same two, when it arrives.
+    let named = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Column", "children": ["c", "a", "b"]}]}});
+    assert!(import.push_value(&named).is_empty(), "c is not there yet");
+    let c = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "c", "component": "Text", "text": "zero"}]}});
+    assert_eq!(
+        import.push_value(&c),
+        [
+            json!({"op": "add", "path": "/sections/0/components/1",
+                "value": {"id": "c", "component": "Text", "props": {"text": "zero"}}}),
+            json!({"op": "add", "path": "/sections/0/components/0/children/0", "value": "c"}),
+        ]
+    );
+    // A child dropped changes the tree: the components as one list, so no
+    // operation leaves a child undefined or a component unreachable.
+    let shrink = json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Column", "children": ["a", "b"]}]}});
+    let ops = import.push_value(&shrink);
     assert_eq!(ops.len(), 1);
     assert_eq!(ops[0]["path"], "/sections/0/components");
     assert_eq!(ops[0]["value"].as_array().map(Vec::len), Some(3));
@@ -283,4 +296,16 @@ fn random_chunkings_end_in_the_surface_of_the_whole() {
             assert_eq!(import.notes(), whole.notes, "{name} (round {round})");
         }
     }
+}
+
+#[test]
+fn a_stream_followed_in_place_is_the_whole_conversion_after_every_message() {
+    let (mut pushes, mut in_place) = (0, 0);
+    for seed in 0..300 {
+        let text = json_lines(&a2ui_stream(&mut Rng::new(seed)));
+        let (changed, followed) = a2ui_import_followed(text.as_bytes());
+        (pushes, in_place) = (pushes + changed, in_place + followed);
+    }
+    // Most changes are followed in place, not by replacing the list.
+    assert!(in_place * 2 > pushes, "{in_place} of {pushes} in place");
 }

@@ -12,6 +12,7 @@
 //! | [`jsonl`] | the same reader fed the text whole |
 //! | [`markdown_stream`] | the stream fed whole; `heal` again; pulldown-cmark's parse of the healed text |
 //! | [`a2ui`] | the reader fed the text whole |
+//! | [`a2ui_import`] | `from_a2ui` of the messages so far, after every one; the import fed whole |
 //! | [`pointer`] | `serde_json::Value::pointer` |
 //! | [`apply_patch`] | the `json-patch` crate; the document before a refused patch |
 //! | [`validate`] | the documented codes; the document (every path points into it); the draft before a refused operation |
@@ -32,15 +33,17 @@
 extern crate std;
 
 use crate::Rng;
+use interop::a2ui::A2uiImport;
+use interop::{from_a2ui, from_a2ui_value};
 use pulldown_cmark::{Event, Options as CmarkOptions, Parser, Tag, TagEnd};
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::format;
 use std::string::{String, ToString};
 use std::vec::Vec;
 use streaming_parser::{MarkdownStream, Stream};
 use validator_wasm::markdown::{read_body, validate_markdown};
-use validator_wasm::{Catalog, Issue, Severity};
+use validator_wasm::{patch, Catalog, Issue, Severity};
 
 /// Inputs larger than this are cut: the properties feed every prefix or
 /// several chunkings, and libFuzzer's own default is 4,096 bytes.
@@ -287,6 +290,83 @@ pub fn a2ui(data: &[u8]) {
         let chunked = a2ui_state(&feed(Stream::new("a2ui").expect("a2ui"), bytes, &cuts));
         assert_eq!(whole, chunked, "a2ui: chunking {cuts:?} differs from whole");
     }
+}
+
+/// `A2uiImport` (which follows a push in place where it can) against
+/// `from_a2ui` (which converts the whole): the messages of the text (JSON
+/// Lines; at most 64) pushed one at a time build, after every one, the
+/// surface of `from_a2ui` of the messages so far, with its notes once the
+/// surface has a root; the text pushed in chunks ends where it ends pushed
+/// whole, and there as `from_a2ui` of the text.
+pub fn a2ui_import(data: &[u8]) {
+    a2ui_import_followed(data);
+}
+
+/// [`a2ui_import`], giving how many pushes changed the surface and how
+/// many of them did so in place (no operation replacing the surface or its
+/// component list).
+pub fn a2ui_import_followed(data: &[u8]) -> (usize, usize) {
+    let text = text_of(data);
+    let lines = text.lines().filter_map(|l| serde_json::from_str(l).ok());
+    let messages: Vec<Value> = lines.take(64).collect();
+    let (mut pushes, mut in_place) = (0, 0);
+    let mut import = A2uiImport::new(None, "");
+    let mut doc = json!({});
+    for (i, message) in messages.iter().enumerate() {
+        let ops = import.push_value(message);
+        doc = patch::apply_patch(&doc, &Value::Array(ops.clone()))
+            .unwrap_or_else(|e| panic!("a2ui_import: message {i}'s operations apply: {e:?}"));
+        let whole = from_a2ui_value(&Value::Array(messages[..=i].to_vec()));
+        let expected = whole.surfaces.first().filter(|_| doc != json!({}));
+        assert_eq!(
+            doc,
+            expected.cloned().unwrap_or(json!({})),
+            "a2ui_import: after message {i} ({message})"
+        );
+        if doc == json!({}) {
+            continue;
+        }
+        assert_eq!(
+            import.notes(),
+            whole.notes,
+            "a2ui_import: notes after message {i}"
+        );
+        if !ops.is_empty() {
+            pushes += 1;
+            let whole_list = |op: &Value| op["path"] == "" || op["path"] == "/components";
+            in_place += usize::from(!ops.iter().any(whole_list));
+        }
+    }
+    let bytes = text.as_bytes();
+    let fed = |cuts: &[usize]| {
+        let mut import = A2uiImport::new(None, "");
+        let mut doc = json!({});
+        let mut from = 0;
+        for &to in cuts.iter().chain([&bytes.len()]) {
+            let ops = import.push_bytes(&bytes[from..to]);
+            doc = patch::apply_patch(&doc, &Value::Array(ops)).expect("the operations apply");
+            from = to;
+        }
+        patch::apply_patch(&doc, &Value::Array(import.finish())).expect("the operations apply")
+    };
+    let whole = fed(&[]);
+    for how in 1..4 {
+        let cuts = cuts(bytes, bytes.len(), how);
+        assert_eq!(
+            fed(&cuts),
+            whole,
+            "a2ui_import: chunking {cuts:?} differs from whole"
+        );
+    }
+    let converted = from_a2ui(&text);
+    if whole != json!({}) {
+        assert_eq!(
+            converted.surfaces.first(),
+            Some(&whole),
+            "a2ui_import: the text whole"
+        );
+    }
+    (pushes, in_place)
 }
 
 /// What the A2UI reader's parts leave once applied, as a renderer keeps
@@ -911,11 +991,12 @@ pub fn functions(data: &[u8]) {
 pub type Property = fn(&[u8]);
 
 /// Every property by its fuzz target's name.
-pub const ALL: [(&str, Property); 10] = [
+pub const ALL: [(&str, Property); 11] = [
     ("partial_json", partial_json),
     ("jsonl", jsonl),
     ("markdown_stream", markdown_stream),
     ("a2ui", a2ui),
+    ("a2ui_import", a2ui_import),
     ("pointer", pointer),
     ("apply_patch", apply_patch),
     ("validate", validate),

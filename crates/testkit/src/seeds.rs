@@ -7,6 +7,7 @@
 
 extern crate std;
 
+use crate::Rng;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::string::{String, ToString};
@@ -105,6 +106,92 @@ fn a2ui_texts() -> Vec<String> {
         .collect()
 }
 
+/// A random A2UI v1.0 stream: a surface, then components defined and
+/// defined again (containers, labels, wrappers, templates, missing and
+/// shared children, ids to rename) and data written and removed.
+pub fn a2ui_stream(rng: &mut Rng) -> Vec<Value> {
+    const IDS: [&str; 12] = [
+        "root", "a", "b", "c", "d", "e", "box", "box-body", "Tab_1", "f", "g", "h",
+    ];
+    const PATHS: [&str; 7] = ["/a", "/a/b", "/list", "/list/0", "/t", "/u/v", ""];
+    let v = "v1.0";
+    let mut out = std::vec![json!({"version": v, "createSurface": {"surfaceId": "s"}})];
+    for _ in 0..30 {
+        if rng.below(4) == 0 {
+            let values = [
+                json!("x"),
+                json!(1),
+                json!({"b": "y"}),
+                json!([{"t": "one"}, {"t": "two"}]),
+                json!({"list": ["p"], "t": "q"}),
+                Value::Null,
+            ];
+            let value = values[rng.below(values.len())].clone();
+            let path = rng.pick(&PATHS);
+            out.push(json!({"version": v, "updateDataModel": {"surfaceId": "s", "path": path, "value": value}}));
+            continue;
+        }
+        let mut components = Vec::new();
+        let mut ids: Vec<&str> = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let id = rng.pick(&IDS);
+            if ids.contains(&id) {
+                continue;
+            }
+            ids.push(id);
+            let mut children =
+                || -> Vec<&str> { (0..rng.below(4)).map(|_| rng.pick(&IDS)).collect() };
+            let kids = children();
+            let one = rng.pick(&IDS);
+            let text = if rng.below(2) == 0 {
+                json!(std::format!("text {id}"))
+            } else {
+                json!({"path": "/t"})
+            };
+            components.push(match rng.below(11) {
+                0 | 1 => json!({"id": id, "component": "Column", "children": kids}),
+                2 => json!({"id": id, "component": "Row", "children": kids, "justify": "center"}),
+                3 | 4 => json!({"id": id, "component": "Text", "text": text}),
+                5 => json!({"id": id, "component": "Button", "child": one, "action": {"event": {"name": "go"}}}),
+                6 => json!({"id": id, "component": "Card", "child": std::format!("{id}-body")}),
+                7 => json!({"id": id, "component": "Modal", "trigger": one, "content": rng.pick(&IDS)}),
+                8 => json!({"id": id, "component": if rng.below(2) == 0 { "Divider" } else { "Image" }}),
+                9 => json!({"id": id, "component": "List", "children": {"componentId": one, "path": "/list"}}),
+                _ => json!({"id": id, "component": "Tabs", "tabs": [{"title": "T", "child": one}]}),
+            });
+        }
+        out.push(
+            json!({"version": v, "updateComponents": {"surfaceId": "s", "components": components}}),
+        );
+    }
+    out
+}
+
+/// A2UI's basic-catalog examples (v0.9 and v1.0) as JSON Lines, and
+/// random streams ([`a2ui_stream`]).
+fn a2ui_streams() -> Vec<String> {
+    let lines =
+        |messages: &[Value]| -> String { messages.iter().map(|m| m.to_string() + "\n").collect() };
+    let mut out = Vec::new();
+    for dir in [
+        "tests/conformance/a2ui-v0.9/specification/v0_9/catalogs/basic/examples",
+        "tests/conformance/a2ui-v1/specification/v1_0/catalogs/basic/examples",
+    ] {
+        for text in folder(dir) {
+            let value: Value = serde_json::from_str(&text).expect("an example is JSON");
+            let list = match value {
+                Value::Array(list) => list,
+                other => other["messages"].as_array().cloned().unwrap_or_default(),
+            };
+            out.push(lines(&list));
+        }
+    }
+    for seed in 0..40 {
+        out.push(lines(&a2ui_stream(&mut Rng::new(seed))));
+    }
+    out
+}
+
 /// The `[doc, patch]` of every json-patch-tests case.
 fn json_patch_cases() -> Vec<(Value, Value)> {
     let mut out = Vec::new();
@@ -145,6 +232,7 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         }
         "markdown_stream" | "fence_lines" => markdown(&cases),
         "a2ui" => a2ui_texts(),
+        "a2ui_import" => a2ui_streams(),
         // Each path of a json-patch-tests operation, with the document it
         // applies to.
         "pointer" => json_patch_cases()

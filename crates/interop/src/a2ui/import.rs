@@ -4,9 +4,9 @@
 //! data.
 
 use super::messages::{self, Defined, SurfaceState};
+use super::tree::{Frame, Item, Key, Node, Tree};
 use super::values::{self, Scope};
 use super::Version;
-use crate::ids::Ids;
 use crate::note::{at, at_index, Note};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -49,49 +49,17 @@ pub fn is_basic(catalog: &str) -> bool {
     catalog.is_empty() || catalog.contains("catalogs/basic") || catalog == "basic"
 }
 
-/// Our surface for `state`.
+/// Our surface for `state`, its conversion's notes added to `notes`.
 pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
-    let mut walk = Walk {
-        state,
-        ids: Ids::default(),
-        out: Vec::new(),
-        used: BTreeSet::new(),
-        templates: Vec::new(),
-        notes,
-    };
-    for raw in &state.order {
-        walk.ids.original(raw);
-    }
-    if state.components.contains_key("root") {
-        walk.component("root", &Scope::default(), &at(&state.at, "surfaceId"), 1);
-    }
-    let in_templates = in_templates(state, &walk.templates);
-    for raw in &state.order {
-        if !walk.used.contains(&(raw.clone(), String::new()))
-            && !in_templates.contains(raw.as_str())
-        {
-            let found = &state.components[raw];
-            walk.notes.push(Note::new(
-                "not_reachable",
-                found.at.clone(),
-                ["component ", raw, " is not reachable from root; left out"].concat(),
-            ));
-        }
-    }
-    let components: Vec<Value> = walk.out.into_iter().flatten().collect();
-    json!({
-        "id": state.id,
-        "kind": "surface",
-        "catalog": "blog@1",
-        "components": components,
-        "data": state.data,
-    })
+    let tree = Tree::new(state);
+    notes.extend(tree.notes(state));
+    tree.surface(state)
 }
 
 /// The components under a template: its component and those it names
 /// ([`messages::references`]), through any depth; reachable, though copied
 /// once per item only (maybe never, while the data has no items).
-fn in_templates<'a>(state: &'a SurfaceState, templates: &[String]) -> BTreeSet<&'a str> {
+pub(super) fn in_templates<'a>(state: &'a SurfaceState, templates: &[String]) -> BTreeSet<&'a str> {
     let mut found: BTreeSet<&str> = BTreeSet::new();
     let mut pending: Vec<&str> = templates.iter().map(String::as_str).collect();
     while let Some(raw) = pending.pop() {
@@ -105,17 +73,27 @@ fn in_templates<'a>(state: &'a SurfaceState, templates: &[String]) -> BTreeSet<&
     found
 }
 
-struct Walk<'a, 'n> {
-    state: &'a SurfaceState,
-    ids: Ids,
-    /// Our components in document order (a slot left empty when its
-    /// component was left out).
-    out: Vec<Option<Value>>,
-    /// The components converted (or consumed), by id and copy suffix.
-    used: BTreeSet<(String, String)>,
-    /// The components templates copy (see [`in_templates`]).
-    templates: Vec<String>,
-    notes: &'n mut Vec<Note>,
+/// The conversion in progress: the tree it builds, and the component being
+/// converted on top of `frames`.
+pub(super) struct Walk<'a, 't> {
+    pub state: &'a SurfaceState,
+    pub tree: &'t mut Tree,
+    /// The conversions in progress, the innermost last.
+    pub frames: Vec<Frame>,
+    /// Notes not yet moved into the innermost frame.
+    notes: Vec<Note>,
+    /// Children kept as they are when they are named again by the
+    /// component converted (the unchanged children of a component
+    /// converted again, the walk's first).
+    pub kept: BTreeSet<Key>,
+    /// The components converted, innermost first.
+    made: Vec<Key>,
+}
+
+/// What a walk gave above the components it converted.
+pub(super) struct Walked {
+    pub items: Vec<Item>,
+    pub made: Vec<Key>,
 }
 
 /// A component's A2UI properties, each taken at most once; what is left
@@ -154,7 +132,57 @@ impl<'a> Props<'a> {
     }
 }
 
-impl Walk<'_, '_> {
+impl<'a, 't> Walk<'a, 't> {
+    pub fn new(state: &'a SurfaceState, tree: &'t mut Tree) -> Walk<'a, 't> {
+        Walk {
+            state,
+            tree,
+            frames: vec![Frame::default()],
+            notes: Vec::new(),
+            kept: BTreeSet::new(),
+            made: Vec::new(),
+        }
+    }
+
+    /// The walk's items above what it converted, and what it converted.
+    pub fn finish(mut self) -> Walked {
+        self.frame();
+        let top = self.frames.swap_remove(0);
+        Walked {
+            items: top.items,
+            made: self.made,
+        }
+    }
+
+    /// The innermost frame, the notes so far moved into it.
+    fn frame(&mut self) -> &mut Frame {
+        let frame = self.frames.last_mut().expect("a walk has a frame");
+        frame
+            .items
+            .extend(core::mem::take(&mut self.notes).into_iter().map(Item::Note));
+        frame
+    }
+
+    /// A definition the component being converted reads (besides its
+    /// children's, which its [`Item::Child`] entries stand for), recorded
+    /// even when it is missing: defining it changes the conversion.
+    fn definition(&mut self, raw: &str) -> Option<&'a Defined> {
+        self.frame().reads.push(raw.to_string());
+        self.state.components.get(raw)
+    }
+
+    /// A component this conversion consumes (a label, a wrapper).
+    fn consume(&mut self, raw: &str, scope: &Scope) {
+        let key = (raw.to_string(), scope.copy.clone());
+        if self.tree.used.insert(key.clone()) {
+            self.frame().consumed.push(key);
+        } else {
+            // Consumed where something else holds it: which one wins is
+            // the walk's order.
+            self.tree.local = false;
+        }
+    }
+
     fn note(&mut self, code: &'static str, path: String, message: String) {
         self.notes.push(Note::new(code, path, message));
     }
@@ -162,7 +190,7 @@ impl Walk<'_, '_> {
     /// A dynamic value of the component, imported.
     fn value(&mut self, props: &mut Props, key: &'static str, scope: &Scope) -> Option<Value> {
         let value = props.take(key)?;
-        values::import(value, &props.pointer(key), scope, self.notes)
+        values::import(value, &props.pointer(key), scope, &mut self.notes)
     }
 
     /// A prop our catalog holds as a plain string.
@@ -186,28 +214,32 @@ impl Walk<'_, '_> {
 
     /// Converts component `raw` (as the copy of `scope`), returning our id,
     /// or `None` when it is left out (with a note).
-    fn component(
+    pub fn component(
         &mut self,
         raw: &str,
         scope: &Scope,
         at_ref: &str,
         depth: usize,
     ) -> Option<String> {
-        let Some(found) = self.state.components.get(raw) else {
-            self.note(
-                "missing_child",
-                at_ref.to_string(),
-                [
-                    "component ",
-                    raw,
-                    " was never defined; left out of its parent",
-                ]
-                .concat(),
-            );
-            return None;
-        };
         let key = (raw.to_string(), scope.copy.clone());
-        if !self.used.insert(key) {
+        // Kept only where it was: named by the component converted again.
+        if self.frames.len() == 2 && self.kept.remove(&key) {
+            return self.attach(key, at_ref);
+        }
+        if !self.state.components.contains_key(raw) {
+            // The note is the flattening's (Tree::notes), so that a
+            // definition arriving later needs no second walk.
+            return self.attach(key, at_ref);
+        }
+        let found = &self.state.components[raw];
+        // Named elsewhere too: which parent has it is the walk's order.
+        let current = self.frames.last().and_then(|f| f.key.as_ref());
+        let mut elsewhere = self.tree.named.get(raw).into_iter().flatten();
+        if elsewhere.any(|parent| Some(parent) != current) {
+            self.tree.local = false;
+        }
+        if !self.tree.used.insert(key.clone()) {
+            self.tree.local = false;
             self.note(
                 "shared_child",
                 at_ref.to_string(),
@@ -221,6 +253,7 @@ impl Walk<'_, '_> {
             return None;
         }
         if depth > MAX_DEPTH {
+            self.tree.local = false;
             self.note(
                 "too_deep",
                 found.at.clone(),
@@ -228,9 +261,10 @@ impl Walk<'_, '_> {
             );
             return None;
         }
-        if self.out.len() >= MAX_COMPONENTS {
-            if self.out.len() == MAX_COMPONENTS {
-                self.out.push(None);
+        if self.tree.count >= MAX_COMPONENTS {
+            self.tree.local = false;
+            if self.tree.count == MAX_COMPONENTS {
+                self.tree.count += 1;
                 self.note(
                     "too_many_components",
                     at_ref.to_string(),
@@ -239,7 +273,12 @@ impl Walk<'_, '_> {
             }
             return None;
         }
-        let id = self.ids.get(raw, &scope.copy, &scope.suffix);
+        let parent = self.frame().key.clone();
+        self.frames.push(Frame {
+            key: Some(key.clone()),
+            ..Frame::default()
+        });
+        let id = self.tree.ids.get(raw, &scope.copy, &scope.suffix);
         if scope.copy.is_empty() && id != raw {
             self.note(
                 "renamed_id",
@@ -254,11 +293,10 @@ impl Walk<'_, '_> {
                 .concat(),
             );
         }
-        let slot = self.out.len();
-        self.out.push(None);
-        let converted = self.convert(found, &id, scope, depth);
-        match converted {
-            Some((name, props, children)) => {
+        self.tree.count += 1;
+        let value = self
+            .convert(found, &id, scope, depth)
+            .map(|(name, props, children)| {
                 let mut component = Map::new();
                 component.insert("id".into(), json!(id));
                 component.insert("component".into(), json!(name));
@@ -268,11 +306,48 @@ impl Walk<'_, '_> {
                 if let Some(children) = children {
                     component.insert("children".into(), json!(children));
                 }
-                self.out[slot] = Some(Value::Object(component));
-                Some(id)
+                Value::Object(component)
+            });
+        self.frame();
+        let frame = self.frames.pop().expect("the component's own frame");
+        self.made.push(key.clone());
+        self.tree.insert(
+            key.clone(),
+            Node {
+                parent,
+                depth,
+                at_ref: at_ref.to_string(),
+                value,
+                items: frame.items,
+                reads: frame.reads,
+                consumed: frame.consumed,
+                size: 0,
+                slot: 0,
+                plain: false,
+            },
+        );
+        self.attach(key, at_ref)
+    }
+
+    /// Names component `key` (converted, or missing) in the innermost
+    /// frame, giving its id in the surface.
+    fn attach(&mut self, key: Key, at_ref: &str) -> Option<String> {
+        let slot = self.frame().items.len();
+        let (size, id) = match self.tree.nodes.get_mut(&key) {
+            Some(node) => {
+                node.slot = slot;
+                let id = node.value.as_ref().and_then(|v| v["id"].as_str());
+                (node.size, id.map(String::from))
             }
-            None => None,
-        }
+            None => (0, None),
+        };
+        self.frame().items.push(Item::Child {
+            key,
+            at_ref: at_ref.to_string(),
+            size,
+            shown: id.is_some(),
+        });
+        id
     }
 
     /// The children named by `children` (a list or a template) and `child`.
@@ -318,7 +393,8 @@ impl Walk<'_, '_> {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let path = values::absolute(path, scope);
-        self.templates.push(raw.to_string());
+        self.tree.templates.push(raw.to_string());
+        self.tree.local = false;
         let items: Vec<String> = match self.state.data.pointer(&path) {
             Some(Value::Array(items)) => (0..items.len()).map(|i| i.to_string()).collect(),
             Some(Value::Object(map)) => map.keys().cloned().collect(),
@@ -354,14 +430,14 @@ impl Walk<'_, '_> {
     /// The text a Button or Modal trigger shows: its Text child's `text`
     /// (the child consumed), or the trigger's own.
     fn label(&mut self, raw: &str, scope: &Scope, at_ref: &str) -> Option<Value> {
-        let found = self.state.components.get(raw)?;
+        let found = self.definition(raw)?;
         let map = found.value.as_object()?;
         let name = map.get("component").and_then(Value::as_str);
         let (text, at_text) = match name {
             Some("Text") => (map.get("text")?, at(&found.at, "text")),
             Some("Button") => {
                 let child = map.get("child").and_then(Value::as_str)?;
-                self.used.insert((raw.to_string(), scope.copy.clone()));
+                self.consume(raw, scope);
                 if map.contains_key("action") {
                     self.note(
                         "event_dropped",
@@ -381,8 +457,8 @@ impl Walk<'_, '_> {
                 return None;
             }
         };
-        self.used.insert((raw.to_string(), scope.copy.clone()));
-        values::import(text, &at_text, scope, self.notes)
+        self.consume(raw, scope);
+        values::import(text, &at_text, scope, &mut self.notes)
     }
 
     /// One component as (name, props, children).
@@ -470,8 +546,8 @@ impl Walk<'_, '_> {
                     && self.is_wrapper(&body);
                 let children = if unwrap {
                     props.take("child");
-                    self.used.insert((body.clone(), scope.copy.clone()));
-                    let wrapper = &self.state.components[&body];
+                    self.consume(&body, scope);
+                    let wrapper = self.definition(&body)?;
                     let mut inner = Props {
                         map: wrapper.value.as_object()?,
                         at: &wrapper.at,
@@ -589,14 +665,14 @@ impl Walk<'_, '_> {
             );
             return None;
         };
-        props.leftover(self.notes);
+        props.leftover(&mut self.notes);
         Some((ours.to_string(), out, children))
     }
 
     /// A Column that only holds children (what `to_a2ui` wraps a Card's
     /// children in).
-    fn is_wrapper(&self, raw: &str) -> bool {
-        let Some(found) = self.state.components.get(raw) else {
+    fn is_wrapper(&mut self, raw: &str) -> bool {
+        let Some(found) = self.definition(raw) else {
             return false;
         };
         let map = found.value.as_object();
@@ -650,7 +726,7 @@ impl Walk<'_, '_> {
             }
         }
         if let Some(text) =
-            text.and_then(|t| values::import(&t, &props.pointer("text"), scope, self.notes))
+            text.and_then(|t| values::import(&t, &props.pointer("text"), scope, &mut self.notes))
         {
             out.insert("text".into(), text);
         }
@@ -718,7 +794,7 @@ impl Walk<'_, '_> {
                 let context = event.get("context").and_then(Value::as_object);
                 for (key, value) in context.into_iter().flatten() {
                     let at_value = at(&at(&at(&at_action, "event"), "context"), key);
-                    if let Some(value) = values::import(value, &at_value, scope, self.notes) {
+                    if let Some(value) = values::import(value, &at_value, scope, &mut self.notes) {
                         ours.insert(key.clone(), value);
                     }
                 }
@@ -762,7 +838,8 @@ impl Walk<'_, '_> {
 
     fn checks(&mut self, props: &mut Props, out: &mut Map<String, Value>, scope: &Scope) {
         if let Some(checks) = props.take("checks") {
-            let found = values::import_checks(checks, &props.pointer("checks"), scope, self.notes);
+            let found =
+                values::import_checks(checks, &props.pointer("checks"), scope, &mut self.notes);
             out.extend(found.map(|c| ("checks".to_string(), c)));
         }
     }
@@ -800,7 +877,7 @@ impl Walk<'_, '_> {
                 out.extend(selected.first().map(|v| ("value".to_string(), v.clone())));
             }
             Some(value) => {
-                let found = values::import(value, &props.pointer("value"), scope, self.notes);
+                let found = values::import(value, &props.pointer("value"), scope, &mut self.notes);
                 out.extend(found.map(|v| ("value".to_string(), v)));
             }
             None => {}
@@ -818,8 +895,10 @@ impl Walk<'_, '_> {
         for (i, tab) in tabs.into_iter().flatten().enumerate() {
             let at_tab = at_index(&at_tabs, i);
             // A panel goes before its children.
-            let slot = self.out.len();
-            self.out.push(None);
+            self.tree.local = false;
+            self.tree.count += 1;
+            let slot = self.frame().items.len();
+            self.frame().items.push(Item::Slot(None));
             let mut panel_props = Map::new();
             match tab.get("title") {
                 Some(Value::String(title)) => {
@@ -836,11 +915,16 @@ impl Walk<'_, '_> {
             let (panel_id, children) = match child {
                 Some(raw)
                     if self.is_wrapper(raw)
-                        && !self.used.contains(&(raw.to_string(), scope.copy.clone())) =>
+                        && !self
+                            .tree
+                            .used
+                            .contains(&(raw.to_string(), scope.copy.clone())) =>
                 {
-                    self.used.insert((raw.to_string(), scope.copy.clone()));
-                    let wrapper = &self.state.components[raw];
-                    let panel_id = self.ids.get(raw, &scope.copy, &scope.suffix);
+                    self.consume(raw, scope);
+                    let Some(wrapper) = self.definition(raw) else {
+                        continue;
+                    };
+                    let panel_id = self.tree.ids.get(raw, &scope.copy, &scope.suffix);
                     let Some(map) = wrapper.value.as_object() else {
                         continue;
                     };
@@ -854,9 +938,10 @@ impl Walk<'_, '_> {
                 _ => {
                     let tab = ["-tab-", &i.to_string()].concat();
                     let copy = [scope.copy.as_str(), &tab].concat();
-                    let panel_id = self
-                        .ids
-                        .get(id, &copy, &[scope.suffix.as_str(), &tab].concat());
+                    let panel_id =
+                        self.tree
+                            .ids
+                            .get(id, &copy, &[scope.suffix.as_str(), &tab].concat());
                     let children =
                         child.and_then(|raw| self.component(raw, scope, &at_child, depth + 2));
                     (panel_id, children.into_iter().collect())
@@ -867,7 +952,7 @@ impl Walk<'_, '_> {
             panel.insert("component".into(), json!("TabPanel"));
             panel.insert("props".into(), Value::Object(panel_props));
             panel.insert("children".into(), json!(children));
-            self.out[slot] = Some(Value::Object(panel));
+            self.frame().items[slot] = Item::Slot(Some(Value::Object(panel)));
             panels.push(panel_id);
         }
         panels

@@ -37,6 +37,18 @@ pub struct SurfaceState {
     pub components: BTreeMap<String, Defined>,
     pub order: Vec<String>,
     pub data: Value,
+    /// What the messages applied changed, in order, for a streaming import
+    /// to follow ([`A2uiImport`](super::A2uiImport) takes it after each push).
+    pub touched: Vec<Touch>,
+}
+
+/// A change a message made to a surface.
+#[derive(Debug, Clone)]
+pub enum Touch {
+    /// The component of this id was defined (again).
+    Component(String),
+    /// The data at these segments was written or removed.
+    Data(Vec<String>),
 }
 
 impl SurfaceState {
@@ -105,17 +117,7 @@ pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
                 let pointer = at_index("", messages.len());
                 messages.push((pointer, item["value"].clone()));
             }
-            Some("error") => notes.push(Note::new(
-                "not_a2ui",
-                at_index("", messages.len()),
-                [
-                    "line ",
-                    &item["line"].to_string(),
-                    " is not JSON: ",
-                    item["message"].as_str().unwrap_or_default(),
-                ]
-                .concat(),
-            )),
+            Some("error") => notes.push(Note::bad_line("not_a2ui", messages.len(), &item)),
             _ => {}
         }
     }
@@ -221,6 +223,7 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
                 components: BTreeMap::new(),
                 order: Vec::new(),
                 data: Value::Object(Map::new()),
+                touched: Vec::new(),
             };
             // v1.0: the first components and data may come with the surface.
             if let Some(components) = body.get("components") {
@@ -268,7 +271,11 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
                 (data, Some(_)) => Some((None, Some(data.clone()))),
             };
             let result = set_data(surface, &segments, value, &at_body);
-            if let (Err(_), Some((key, before))) = (&result, saved) {
+            if result.is_ok() {
+                surface.touched.push(Touch::Data(segments));
+                return result;
+            }
+            if let Some((key, before)) = saved {
                 match (key, before, &mut surface.data) {
                     (Some(key), Some(before), Value::Object(map)) => {
                         map.insert(key, before);
@@ -447,6 +454,8 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
             .concat(),
         ));
     }
+    let touched = mine.into_iter().map(|(id, _)| Touch::Component(id));
+    surface.touched.extend(touched);
     Ok(())
 }
 

@@ -3,7 +3,8 @@
 //! - `messages`: the input read as messages and applied in order to the
 //!   surfaces they build (each message whole or refused with a note);
 //! - `values`: bindings, function calls and checks, both ways;
-//! - `import`: a built surface mapped to ours;
+//! - `import`: a built surface mapped to ours, walked into
+//!   - `tree`: the conversion kept, to follow a message in place;
 //! - `export`: our surface as basic-catalog messages;
 //! - `stream`: messages as they arrive, as operations on one surface.
 
@@ -14,6 +15,7 @@ mod import;
 #[doc(hidden)]
 pub mod messages;
 mod stream;
+mod tree;
 pub(crate) mod values;
 
 use crate::note::Note;

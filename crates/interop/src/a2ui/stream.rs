@@ -15,13 +15,16 @@
 //! the whole (refused ones noted, the rest read), so the operations of all
 //! pushes, applied in order, build [`from_a2ui`]'s surface of the whole.
 //!
-//! After each push, the followed surface (the `surfaceId` asked for, or the
-//! first one created) is converted again and compared with what the
-//! operations so far built ([`Shown`]): the first time it has a `root`, one
-//! `replace` of the whole surface at `at`, then what changed. The
-//! comparison costs the surface, not the message: the converted tree
-//! depends on its ancestors (a template's copies, a Button's label child),
-//! so a message can change components it does not name.
+//! The followed surface (the `surfaceId` asked for, or the first one
+//! created) is converted the first time it has a `root`: one `replace` of
+//! the whole surface at `at`. After that, a push's changes are followed in
+//! place where they can be ([`Tree::update`]: what a message defined or
+//! wrote converted and compared, at a cost proportional to the message and
+//! the siblings of what it changed); where the change depends on the
+//! whole walk (templates, tab panels, a component named twice, a subtree
+//! moved), the surface is converted again and compared with what the
+//! operations so far built ([`Shown`]), at a cost proportional to the
+//! surface.
 //!
 //! ```
 //! use interop::a2ui::A2uiImport;
@@ -41,7 +44,8 @@
 //!
 //! [`from_a2ui`]: super::from_a2ui
 
-use super::{import, messages};
+use super::messages;
+use super::tree::Tree;
 use crate::note::{at_index, Note};
 use crate::shown::Shown;
 use serde_json::Value;
@@ -72,8 +76,8 @@ pub struct A2uiImport {
     read: usize,
     /// Notes of reading and applying the messages.
     notes: Vec<Note>,
-    /// Notes of the last conversion.
-    converted: Vec<Note>,
+    /// The followed surface's conversion, once it has a root.
+    tree: Option<Tree>,
     /// The surface the operations so far build.
     shown: Shown,
 }
@@ -90,7 +94,7 @@ impl A2uiImport {
             text: Text::Undecided(String::new()),
             read: 0,
             notes: Vec::new(),
-            converted: Vec::new(),
+            tree: None,
             shown: Shown::new(at),
         }
     }
@@ -124,7 +128,25 @@ impl A2uiImport {
     /// `/i`, the messages counted from 0), then of converting the surface
     /// as it is now.
     pub fn notes(&self) -> Vec<Note> {
-        self.notes.iter().chain(&self.converted).cloned().collect()
+        let mut notes = self.notes.clone();
+        if let (Some(state), Some(tree)) = (self.followed(), &self.tree) {
+            if tree.converts(state) {
+                notes.extend(tree.notes(state));
+            }
+        }
+        notes
+    }
+
+    /// The surface followed, once created.
+    fn followed(&self) -> Option<&messages::SurfaceState> {
+        self.model.surfaces.get(self.followed_index()?)
+    }
+
+    fn followed_index(&self) -> Option<usize> {
+        match &self.follow {
+            Some(id) => self.model.surfaces.iter().position(|s| &s.id == id),
+            None => (!self.model.surfaces.is_empty()).then_some(0),
+        }
     }
 
     /// The surface the operations so far build, once it has a root.
@@ -168,17 +190,10 @@ impl A2uiImport {
                 for item in items {
                     match item["kind"].as_str() {
                         Some("value") => found.push(item["value"].clone()),
-                        Some("error") => self.notes.push(Note::new(
-                            "not_a2ui",
-                            at_index("", self.read + found.len()),
-                            [
-                                "line ",
-                                &item["line"].to_string(),
-                                " is not JSON: ",
-                                item["message"].as_str().unwrap_or_default(),
-                            ]
-                            .concat(),
-                        )),
+                        Some("error") => {
+                            let index = self.read + found.len();
+                            self.notes.push(Note::bad_line("not_a2ui", index, &item));
+                        }
                         _ => {}
                     }
                 }
@@ -224,15 +239,25 @@ impl A2uiImport {
             messages::apply(&mut self.model, message, &at, &mut self.notes);
             self.read += 1;
         }
-        let state = match &self.follow {
-            Some(id) => self.model.surfaces.iter().find(|s| &s.id == id),
-            None => self.model.surfaces.first(),
-        };
-        let Some(state) = state.filter(|s| s.components.contains_key("root")) else {
+        let touched: Vec<Vec<messages::Touch>> = (self.model.surfaces.iter_mut())
+            .map(|s| core::mem::take(&mut s.touched))
+            .collect();
+        let Some(i) = self.followed_index() else {
             return Vec::new();
         };
-        self.converted.clear();
-        let surface = import::surface(state, &mut self.converted);
-        self.shown.update(surface)
+        let state = &self.model.surfaces[i];
+        if !state.components.contains_key("root") {
+            return Vec::new();
+        }
+        if let (Some(tree), Some(shown)) = (&mut self.tree, self.shown.surface()) {
+            let ops = tree.update(state, &touched[i], &shown["data"]);
+            if let Some(ops) = ops.and_then(|ops| self.shown.apply(ops)) {
+                return ops;
+            }
+        }
+        let tree = Tree::new(state);
+        let ops = self.shown.update(tree.surface(state));
+        self.tree = Some(tree);
+        ops
     }
 }

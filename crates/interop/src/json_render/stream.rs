@@ -127,17 +127,8 @@ impl JsonRenderImport {
     /// A line that is no JSON, noted at the pointer the next operation
     /// would have.
     fn note_line(&mut self, item: &Value) {
-        self.notes.push(Note::new(
-            "invalid_operation",
-            at_index("", self.read),
-            [
-                "line ",
-                &item["line"].to_string(),
-                " is not JSON: ",
-                item["message"].as_str().unwrap_or_default(),
-            ]
-            .concat(),
-        ));
+        let note = Note::bad_line("invalid_operation", self.read, item);
+        self.notes.push(note);
     }
 
     fn apply(&mut self, ops: Vec<Value>) -> Vec<Value> {
