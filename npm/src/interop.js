@@ -34,13 +34,44 @@ export function toJsonRender(surface) {
   return json(() => wasm.toJsonRender(text(surface)));
 }
 
-/** Runs `push` of an importer: text, bytes, or values (`what`: the values' name in errors). */
-const pushed = (importer, given, what, pushValues) => {
-  if (typeof given === 'string') return json(() => importer.push(given));
-  if (given instanceof Uint8Array) return json(() => importer.pushBytes(given));
-  if (given !== null && typeof given === 'object') return json(() => pushValues(text(given, '/message')));
-  throw new SurfacesError('invalid_option', '/message', `push takes ${what}, or text, got ${given === null ? 'null' : typeof given}`);
-};
+/** Each importer's WebAssembly object (kept out of sight of its users). */
+const inner = new WeakMap();
+
+/** What A2uiImport and JsonRenderImport share: an importer pushed text, bytes or values. */
+class Importer {
+  #what;
+  #values;
+  /** `made`: the WebAssembly importer; `what`: its values, for errors; `values`: its method pushing them. */
+  constructor(made, what, values) {
+    inner.set(this, made);
+    this.#what = what;
+    this.#values = values;
+  }
+  /** Values, or the next chunk of text (a string or UTF-8 bytes, split anywhere): the operations they made. */
+  push(given) {
+    const importer = inner.get(this);
+    if (typeof given === 'string') return json(() => importer.push(given));
+    if (given instanceof Uint8Array) return json(() => importer.pushBytes(given));
+    if (given !== null && typeof given === 'object') return json(() => importer[this.#values](text(given, '/message')));
+    throw new SurfacesError('invalid_option', '/message', `push takes ${this.#what}, or text, got ${given === null ? 'null' : typeof given}`);
+  }
+  /** The text ended: the operations of what it still held. */
+  finish() {
+    return json(() => inner.get(this).finish());
+  }
+  /** The notes so far: of reading, then of converting the surface as it is. */
+  notes() {
+    return json(() => inner.get(this).notes());
+  }
+  /** The surface the operations so far build (null until it has a root). */
+  surface() {
+    return json(() => inner.get(this).surface());
+  }
+  /** Releases its WebAssembly memory now (otherwise when it is collected). */
+  free() {
+    inner.get(this).free();
+  }
+}
 
 /**
  * A2UI messages as they arrive, as the RFC 6902 operations that bring one
@@ -48,34 +79,13 @@ const pushed = (importer, given, what, pushValues) => {
  * message or a list of them (values), or the next chunk of their text
  * (a string or UTF-8 bytes, split anywhere); `finish()` ends the text.
  */
-export class A2uiImport {
-  #import;
+export class A2uiImport extends Importer {
   /** `options.surface`: the surfaceId to follow (the first created by default); `options.at`: where that surface is in the draft's document (`""`). */
   constructor(options) {
     need();
     const surface = options?.surface == null ? undefined : string(options.surface, '/surface', 'options.surface');
     const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
-    this.#import = run(() => new wasm.A2uiImport(surface, at));
-  }
-  /** The operations the message(s) or the chunk of text made. */
-  push(messageOrText) {
-    return pushed(this.#import, messageOrText, 'a message, a list of messages', (t) => this.#import.pushMessages(t));
-  }
-  /** The text ended: the operations of what it still held. */
-  finish() {
-    return json(() => this.#import.finish());
-  }
-  /** The notes so far: of reading the messages, then of converting the surface as it is. */
-  notes() {
-    return json(() => this.#import.notes());
-  }
-  /** The surface the operations so far build (null until it has a root). */
-  surface() {
-    return json(() => this.#import.surface());
-  }
-  /** Releases its WebAssembly memory now (otherwise when it is collected). */
-  free() {
-    this.#import.free();
+    super(run(() => new wasm.A2uiImport(surface, at)), 'a message, a list of messages', 'pushMessages');
   }
 }
 
@@ -84,36 +94,15 @@ export class A2uiImport {
  * its createSpecStreamCompiler reads them) as it arrives, as the operations
  * that bring one surface document up to date, for a Draft.
  */
-export class JsonRenderImport {
-  #import;
+export class JsonRenderImport extends Importer {
   /** `options.at`: where the surface is in the draft's document (`""`). */
   constructor(options) {
     need();
     const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
-    this.#import = run(() => new wasm.JsonRenderImport(at));
-  }
-  /** An operation or a list of them, or the next chunk of the stream's text: the operations on the surface it made. */
-  push(operationOrText) {
-    return pushed(this.#import, operationOrText, 'an operation, a list of operations', (t) => this.#import.pushOperations(t));
-  }
-  /** The text ended: the operations of its last line. */
-  finish() {
-    return json(() => this.#import.finish());
-  }
-  /** The notes so far: of the operations that did not apply, then of converting the spec. */
-  notes() {
-    return json(() => this.#import.notes());
-  }
-  /** The surface the operations so far build (null until the spec has a root). */
-  surface() {
-    return json(() => this.#import.surface());
+    super(run(() => new wasm.JsonRenderImport(at)), 'an operation, a list of operations', 'pushOperations');
   }
   /** The json-render spec so far. */
   spec() {
-    return json(() => this.#import.spec());
-  }
-  /** Releases its WebAssembly memory now (otherwise when it is collected). */
-  free() {
-    this.#import.free();
+    return json(() => inner.get(this).spec());
   }
 }

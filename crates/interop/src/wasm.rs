@@ -68,42 +68,6 @@ impl A2uiImport {
             import: a2ui::A2uiImport::new(surface.as_deref(), at),
         }
     }
-
-    /// The next chunk of text; the operations as a JSON array text.
-    pub fn push(&mut self, chunk: &str) -> String {
-        Value::Array(self.import.push_text(chunk)).to_string()
-    }
-
-    /// The next chunk of UTF-8 bytes, split anywhere.
-    #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-        Value::Array(self.import.push_bytes(chunk)).to_string()
-    }
-
-    /// One message or a list of them (JSON text of a value).
-    #[wasm_bindgen(js_name = pushMessages)]
-    pub fn push_messages(&mut self, messages: &str) -> Result<String, JsError> {
-        let value = parse(messages, "")?;
-        Ok(Value::Array(self.import.push_value(&value)).to_string())
-    }
-
-    /// The text ended: the operations of what was still open.
-    pub fn finish(&mut self) -> String {
-        Value::Array(self.import.finish()).to_string()
-    }
-
-    /// The notes so far, as a JSON array text.
-    pub fn notes(&self) -> String {
-        notes_json(&self.import.notes()).to_string()
-    }
-
-    /// The surface the operations so far build (JSON text, `null` before
-    /// it has a root).
-    pub fn surface(&self) -> String {
-        self.import
-            .surface()
-            .map_or_else(|| "null".into(), Value::to_string)
-    }
 }
 
 /// json-render's SpecStream (JSON Lines of RFC 6902 operations on a spec)
@@ -124,44 +88,56 @@ impl JsonRenderImport {
         }
     }
 
-    /// The next chunk of text; the operations as a JSON array text.
-    pub fn push(&mut self, chunk: &str) -> String {
-        Value::Array(self.import.push_text(chunk)).to_string()
-    }
-
-    /// The next chunk of UTF-8 bytes, split anywhere.
-    #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-        Value::Array(self.import.push_bytes(chunk)).to_string()
-    }
-
-    /// One operation or a list of them (JSON text of a value).
-    #[wasm_bindgen(js_name = pushOperations)]
-    pub fn push_operations(&mut self, ops: &str) -> Result<String, JsError> {
-        let value = parse(ops, "")?;
-        Ok(Value::Array(self.import.push_value(&value)).to_string())
-    }
-
-    /// The text ended: the operations of its last line.
-    pub fn finish(&mut self) -> String {
-        Value::Array(self.import.finish()).to_string()
-    }
-
-    /// The notes so far, as a JSON array text.
-    pub fn notes(&self) -> String {
-        notes_json(&self.import.notes()).to_string()
-    }
-
-    /// The surface the operations so far build (JSON text, `null` before
-    /// the spec has a root).
-    pub fn surface(&self) -> String {
-        self.import
-            .surface()
-            .map_or_else(|| "null".into(), Value::to_string)
-    }
-
     /// The spec so far (JSON text).
     pub fn spec(&self) -> String {
         self.import.spec().to_string()
     }
 }
+
+/// The methods both imports' faces have, over the native imports' methods
+/// of the same names; `$values` pushes values (messages, operations).
+macro_rules! pushes {
+    ($face:ident, $values:ident, $values_js:ident) => {
+        #[wasm_bindgen]
+        impl $face {
+            /// The next chunk of text; the operations as a JSON array text.
+            pub fn push(&mut self, chunk: &str) -> String {
+                Value::Array(self.import.push_text(chunk)).to_string()
+            }
+
+            /// The next chunk of UTF-8 bytes, split anywhere.
+            #[wasm_bindgen(js_name = pushBytes)]
+            pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
+                Value::Array(self.import.push_bytes(chunk)).to_string()
+            }
+
+            /// One value or a list of them (JSON text).
+            #[wasm_bindgen(js_name = $values_js)]
+            pub fn $values(&mut self, values: &str) -> Result<String, JsError> {
+                let value = parse(values, "")?;
+                Ok(Value::Array(self.import.push_value(&value)).to_string())
+            }
+
+            /// The text ended: the operations of what was still open.
+            pub fn finish(&mut self) -> String {
+                Value::Array(self.import.finish()).to_string()
+            }
+
+            /// The notes so far, as a JSON array text.
+            pub fn notes(&self) -> String {
+                notes_json(&self.import.notes()).to_string()
+            }
+
+            /// The surface the operations so far build (JSON text, `null`
+            /// before it has a root).
+            pub fn surface(&self) -> String {
+                self.import
+                    .surface()
+                    .map_or_else(|| "null".into(), Value::to_string)
+            }
+        }
+    };
+}
+
+pushes!(A2uiImport, push_messages, pushMessages);
+pushes!(JsonRenderImport, push_operations, pushOperations);
