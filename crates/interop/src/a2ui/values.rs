@@ -133,37 +133,16 @@ fn import_call(
             _ => unsupported(name, at_call, notes),
         };
     }
-    // (ours, A2UI's argument names and our names for them).
-    let (ours, renames): (&str, &[(&str, &str)]) = match name {
-        "formatDate" => ("formatDate", &[("value", "value")]),
-        "formatNumber" => ("formatNumber", &[("value", "value")]),
-        "formatCurrency" => (
-            "formatCurrency",
-            &[("value", "value"), ("currency", "currency")],
-        ),
-        "pluralize" => (
-            "pluralize",
-            &[
-                ("value", "count"),
-                ("zero", "zero"),
-                ("one", "one"),
-                ("other", "other"),
-            ],
-        ),
-        "required" => ("required", &[("value", "value")]),
-        "email" => ("email", &[("value", "value")]),
-        "numeric" => (
-            "range",
-            &[("value", "value"), ("min", "min"), ("max", "max")],
-        ),
-        "length" if args.contains_key("min") => {
-            ("minLength", &[("value", "value"), ("min", "min")])
-        }
-        "length" if args.contains_key("max") => {
-            ("maxLength", &[("value", "value"), ("max", "max")])
-        }
-        "length" => ("length", &[("value", "value")]),
-        _ => return unsupported(name, at_call, notes),
+    let entry = FUNCTIONS.iter().find(|(theirs, _, renames)| {
+        // A2UI's `length` is ours by the bound it has.
+        *theirs == name
+            && (name != "length"
+                || renames
+                    .iter()
+                    .all(|(a, _)| *a == "value" || args.contains_key(*a)))
+    });
+    let Some(&(_, ours, renames)) = entry else {
+        return unsupported(name, at_call, notes);
     };
     let mut out = Map::new();
     for (key, arg) in args {
@@ -191,6 +170,44 @@ fn import_call(
     }
     Some(json!({"call": ours, "args": out}))
 }
+
+/// The functions both have, both ways: A2UI's name, ours, and the
+/// arguments (A2UI's name, ours). A2UI's `length` is our `minLength` or
+/// `maxLength` by the bound it has, else `length`.
+type Function = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+const FUNCTIONS: [Function; 10] = [
+    ("formatDate", "formatDate", &[("value", "value")]),
+    ("formatNumber", "formatNumber", &[("value", "value")]),
+    (
+        "formatCurrency",
+        "formatCurrency",
+        &[("value", "value"), ("currency", "currency")],
+    ),
+    (
+        "pluralize",
+        "pluralize",
+        &[
+            ("value", "count"),
+            ("zero", "zero"),
+            ("one", "one"),
+            ("other", "other"),
+        ],
+    ),
+    ("required", "required", &[("value", "value")]),
+    ("email", "email", &[("value", "value")]),
+    (
+        "numeric",
+        "range",
+        &[("value", "value"), ("min", "min"), ("max", "max")],
+    ),
+    ("length", "minLength", &[("value", "value"), ("min", "min")]),
+    ("length", "maxLength", &[("value", "value"), ("max", "max")]),
+    ("length", "length", &[("value", "value")]),
+];
 
 /// `formatString`'s `${...}` interpolation as a literal, a binding (one
 /// path alone) or `concat` (paths, text, and A2UI's number and boolean
@@ -355,48 +372,23 @@ pub fn export(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Option<Va
     if name == "concat" {
         return export_concat(args, &at_args, notes);
     }
-    let (theirs, renames): (&str, &[(&str, &str)]) = match name.as_str() {
-        "formatDate" => ("formatDate", &[("value", "value")]),
-        "formatNumber" => ("formatNumber", &[("value", "value")]),
-        "formatCurrency" => (
-            "formatCurrency",
-            &[("value", "value"), ("currency", "currency")],
-        ),
-        "pluralize" => (
-            "pluralize",
-            &[
-                ("count", "value"),
-                ("zero", "zero"),
-                ("one", "one"),
-                ("other", "other"),
-            ],
-        ),
-        "required" => ("required", &[("value", "value")]),
-        "email" => ("email", &[("value", "value")]),
-        "range" => (
-            "numeric",
-            &[("value", "value"), ("min", "min"), ("max", "max")],
-        ),
-        "minLength" => ("length", &[("value", "value"), ("min", "min")]),
-        "maxLength" => ("length", &[("value", "value"), ("max", "max")]),
-        _ => {
-            notes.push(Note::new(
-                "unsupported_function",
-                at(at_value, "call"),
-                [
-                    "function ",
-                    name,
-                    " has no equivalent in A2UI's basic catalog; the value is left out",
-                ]
-                .concat(),
-            ));
-            return None;
-        }
+    let Some(&(theirs, _, renames)) = FUNCTIONS.iter().find(|(_, ours, _)| ours == name) else {
+        notes.push(Note::new(
+            "unsupported_function",
+            at(at_value, "call"),
+            [
+                "function ",
+                name,
+                " has no equivalent in A2UI's basic catalog; the value is left out",
+            ]
+            .concat(),
+        ));
+        return None;
     };
     let mut out = Map::new();
     for (key, arg) in args {
         let at_arg = at(&at_args, key);
-        if let Some((_, to)) = renames.iter().find(|(from, _)| from == key) {
+        if let Some((to, _)) = renames.iter().find(|(_, from)| from == key) {
             out.insert((*to).into(), export(arg, &at_arg, notes)?);
             continue;
         }
