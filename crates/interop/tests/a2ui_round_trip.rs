@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::fixture_surfaces;
+use common::{fixture_surfaces, kept};
 use interop::{from_a2ui_value, to_a2ui, Version};
 use serde_json::{json, Value};
 
@@ -46,25 +46,6 @@ const FLATTENED: [&str; 8] = [
     "Carousel",
     "Form",
 ];
-
-/// The bindings in a value, in document order.
-fn bindings(value: &Value, out: &mut Vec<Value>) {
-    match value {
-        Value::Object(map) if map.len() == 1 && map.get("path").is_some_and(Value::is_string) => {
-            out.push(value.clone())
-        }
-        Value::Object(map) => map.values().for_each(|v| bindings(v, out)),
-        Value::Array(items) => items.iter().for_each(|v| bindings(v, out)),
-        _ => {}
-    }
-}
-
-fn kept(component: &Value) -> (Value, Value, Vec<Value>) {
-    let mut found = Vec::new();
-    bindings(&component["props"], &mut found);
-    let children = component.get("children").cloned().unwrap_or(json!([]));
-    (component["id"].clone(), children, found)
-}
 
 #[test]
 fn a_round_trip_keeps_components_with_an_equivalent() {

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::normalized;
+use common::{kept, normalized};
 use interop::json_render::{from_json_render, to_json_render};
 use interop::{from_a2ui_value, to_a2ui, Version};
 use serde_json::{json, Map, Value};
@@ -98,27 +98,6 @@ fn random_surface(rng: &mut Rng) -> Value {
         })
         .collect();
     json!({"id": "random", "kind": "surface", "catalog": "blog@1", "components": components, "data": data})
-}
-
-fn bindings(value: &Value, out: &mut Vec<Value>) {
-    match value {
-        Value::Object(map) if map.len() == 1 && map.get("path").is_some_and(Value::is_string) => {
-            out.push(value.clone())
-        }
-        Value::Object(map) => map.values().for_each(|v| bindings(v, out)),
-        Value::Array(items) => items.iter().for_each(|v| bindings(v, out)),
-        _ => {}
-    }
-}
-
-fn kept(component: &Value) -> (Value, Value, Vec<Value>) {
-    let mut found = Vec::new();
-    bindings(&component["props"], &mut found);
-    (
-        component["id"].clone(),
-        component.get("children").cloned().unwrap_or(json!([])),
-        found,
-    )
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! What the interop tests share: the validator's fixture surfaces, and
-//! components compared as json-render writes them.
+//! What the interop tests share: the validator's fixture surfaces,
+//! components compared as json-render writes them, and what a round trip
+//! through A2UI keeps of a component.
 
 // Each test file uses what it needs of this module.
 #![allow(dead_code)]
@@ -49,4 +50,25 @@ pub fn normalized(component: &Value) -> Value {
     let mut map = component.as_object().cloned().unwrap_or_default();
     map.retain(|k, v| !((k == "props" && v == &json!({})) || (k == "children" && v == &json!([]))));
     Value::Object(map)
+}
+
+/// The bindings in a value, in document order.
+pub fn bindings(value: &Value, out: &mut Vec<Value>) {
+    match value {
+        Value::Object(map) if map.len() == 1 && map.get("path").is_some_and(Value::is_string) => {
+            out.push(value.clone())
+        }
+        Value::Object(map) => map.values().for_each(|v| bindings(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| bindings(v, out)),
+        _ => {}
+    }
+}
+
+/// What a round trip through A2UI keeps of a component: its id, its
+/// children and its bindings.
+pub fn kept(component: &Value) -> (Value, Value, Vec<Value>) {
+    let mut found = Vec::new();
+    bindings(&component["props"], &mut found);
+    let children = component.get("children").cloned().unwrap_or(json!([]));
+    (component["id"].clone(), children, found)
 }
