@@ -240,10 +240,11 @@ pub struct Inline {
     first_line: bool,
     /// The current line as a table row: see [`Row`].
     row: Row,
-    /// The last tilde run that closed nothing, so that the tilde openers
-    /// before it close nothing either: where hiding it starts, and the
-    /// openers before it. A view cut there has them open again.
-    dropped: Option<(Point, Vec<Entry>)>,
+    /// The tilde runs that closed nothing, so that the tilde openers
+    /// before each close nothing either: where hiding it starts, and the
+    /// openers before it, in order. A view cut there has them open again.
+    /// One no cut can reach (no opener before it is left) is forgotten.
+    dropped: Vec<(Point, Vec<Entry>)>,
     /// The last delimiter run that closed wholly: where it ends, its
     /// character and length (closers added right after it join its run).
     closed: Option<(usize, char, usize)>,
@@ -349,7 +350,7 @@ impl Default for Inline {
             solid_escape: None,
             tick_end: 0,
             bracket_end: None,
-            dropped: None,
+            dropped: Vec::new(),
             closed: None,
             inert: None,
             indent: 0,
@@ -421,7 +422,7 @@ impl Inline {
         self.inert = None;
         self.bang = None;
         self.bracket_end = None;
-        self.dropped = None;
+        self.dropped.clear();
         self.closed = None;
         self.escaped = false;
         self.solid_escape = None;
@@ -851,7 +852,9 @@ impl Inline {
             let before = (run.ch == '~').then(|| self.stack.clone());
             left = close_on(&mut self.stack, run, both(run, next));
             if let Some(before) = before.filter(|b| left == run.len && b.len() > self.stack.len()) {
-                self.dropped = Some((run.start, before));
+                let reaches = |at: &Point| before.iter().any(|e| e.start.at <= at.at);
+                self.dropped.retain(|(at, _)| reaches(at));
+                self.dropped.push((run.start, before));
             }
             if left == 0 {
                 self.closed = Some((self.pos, run.ch, run.len));
@@ -1022,15 +1025,21 @@ impl Inline {
             }
         }
         let read = (self.pos, self.bracket_end, self.closed);
-        let view = finish(stack, end, suffix, trim, read);
-        match &self.dropped {
-            // Cut before the tilde run that closed nothing: the
-            // openers it left closing nothing are open again.
-            Some((at, before)) if view.0 <= at.at => {
-                finish(before.clone(), *at, String::new(), true, read)
-            }
-            _ => view,
+        let mut view = finish(stack, end, suffix, trim, read);
+        // Cut before a tilde run that closed nothing: the openers it left
+        // closing nothing are open again (the earliest such run the cut
+        // precedes restores the most; the view from there may cut before
+        // an earlier one still).
+        let mut limit = self.dropped.len();
+        while let Some(i) = self.dropped[..limit]
+            .iter()
+            .position(|(at, _)| view.0 <= at.at)
+        {
+            let (at, before) = &self.dropped[i];
+            view = finish(before.clone(), *at, String::new(), true, read);
+            limit = i;
         }
+        view
     }
 }
 
@@ -1551,6 +1560,12 @@ mod tests {
         assert_eq!(h("*a **b**"), "*a **b***");
         assert_eq!(h("*\\\n~\n"), "");
         assert_eq!(h("*\u{1}\n*\n~\n"), "");
+        // Cut before two tilde runs that closed nothing (`~` drops the
+        // `~~`, `~~` drops the `~`), the openers the earlier one dropped
+        // are open again (fuzz/regressions/markdown_stream/
+        // found-after-the-punctuation-rules).
+        assert_eq!(h("~~\"~*~~\n"), "~~\"~~");
+        assert_eq!(h("~~\"~~"), "~~\"~~");
     }
 
     #[test]
