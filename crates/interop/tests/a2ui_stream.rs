@@ -119,6 +119,28 @@ fn an_agent_stream_drives_a_draft_to_the_surface_of_the_whole() {
 }
 
 #[test]
+fn json_lines_whose_strings_hold_a_tag_are_json_lines_in_any_chunking() {
+    let text = concat!(
+        r#"{"version": "v1.0", "createSurface": {"surfaceId": "s", "components": ["#,
+        r#"{"id": "root", "component": "Text", "text": "Answers come in <a2ui-json> blocks"}]}}"#,
+        "\n"
+    );
+    let whole = from_a2ui(text);
+    let surface = whole.surfaces.first().expect("read as JSON Lines");
+    assert_eq!(
+        surface["components"][0]["props"]["text"],
+        "Answers come in <a2ui-json> blocks"
+    );
+    for chunk in [text.len(), 1, 9] {
+        let mut doc = json!({});
+        for ops in pushes(text, chunk) {
+            doc = apply_patch(&doc, &Value::Array(ops)).unwrap();
+        }
+        assert_eq!(&doc, surface, "chunk {chunk}");
+    }
+}
+
+#[test]
 fn an_answer_with_blocks_is_read_as_each_block_closes() {
     let messages = &examples()[0].1;
     let (first, rest) = messages.split_at(1);

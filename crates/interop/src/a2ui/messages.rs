@@ -85,11 +85,13 @@ const SURFACE_ENVELOPES: [&str; 4] = [
     "deleteSurface",
 ];
 
-/// The messages of `text`: `<a2ui-json>` blocks, a JSON value (a list of
-/// messages, one message, or `{"messages": [...]}`), or JSON Lines; each with
-/// its pointer (`/i`, the messages counted from 0 across blocks and lines).
+/// The messages of `text`: a JSON value (a list of messages, one message,
+/// or `{"messages": [...]}`) or JSON Lines when its first character that is
+/// not white space is `[` or `{` (whatever its strings hold), else
+/// `<a2ui-json>` blocks; each with its pointer (`/i`, the messages counted
+/// from 0 across blocks and lines).
 pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
-    if text.contains(OPEN_TAG) {
+    if !starts_json(text) && text.contains(OPEN_TAG) {
         return match parse_full(text) {
             Ok(parts) => {
                 let messages = parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default());
@@ -129,6 +131,13 @@ pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
         ));
     }
     messages
+}
+
+/// Whether a text's first character that is not white space opens JSON
+/// (`{`: a message or JSON Lines; `[`: a list): the kind of an A2UI text,
+/// decided by that character alone so that any chunking decides the same.
+pub fn starts_json(text: &str) -> bool {
+    matches!(text.trim_start().chars().next(), Some('{' | '['))
 }
 
 /// The messages of a JSON value: a list, `{"messages": [...]}` (A2UI's list

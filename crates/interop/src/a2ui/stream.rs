@@ -10,7 +10,8 @@
 //! lines), an answer with `<a2ui-json>` blocks (a block is read when its
 //! closing tag arrives), or one JSON list (read at the end). The kind is
 //! decided by the text's first character that is not white space (`{`
-//! lines, `[` a list) or by an opening tag, and prose before it waits. Each
+//! lines, `[` a list, whatever their strings hold; as `from_a2ui` reads
+//! the whole) or by an opening tag, and prose before it waits. Each
 //! message is applied to the A2UI model in order, as [`from_a2ui`] applies
 //! the whole (refused ones noted, the rest read), so the operations of all
 //! pushes, applied in order, build [`from_a2ui`]'s surface of the whole.
@@ -160,7 +161,7 @@ impl A2uiImport {
             waiting.push_str(chunk);
             let first = waiting.trim_start().chars().next();
             let text = core::mem::take(waiting);
-            self.text = if text.contains(OPEN_TAG) {
+            self.text = if !messages::starts_json(&text) && text.contains(OPEN_TAG) {
                 Text::Blocks(String::new())
             } else {
                 match first {
