@@ -257,14 +257,10 @@ impl Renderer<'_> {
         let props = node.props;
         open(out, "div").class("Tabs", props, &[]).close();
         out.push('\n');
-        let panels: Vec<&Value> = node
-            .value
-            .get("children")
-            .and_then(Value::as_array)
+        let panels: Vec<&Value> = self
+            .child_indices(node.value)
             .into_iter()
-            .flatten()
-            .filter_map(|id| id.as_str().and_then(|id| self.find(id)))
-            .filter(|i| !self.skipped.contains(i))
+            .filter(|i| !self.left_out.components.contains(i))
             .filter_map(|i| self.components.get(i))
             .collect();
         let bound = props.get("value");

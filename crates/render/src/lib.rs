@@ -38,8 +38,11 @@
 //! ```
 //!
 //! # Choices where SPEC.md is silent
-//! - Components flagged by validation (`unknown_component`, `invalid_prop`,
-//!   `children_not_allowed`) are not rendered, nor their children.
+//! - What validation flags is left out, and only that: an unknown component
+//!   (its children are shown in its place, so a flag on root blanks
+//!   nothing), an invalid prop (the component renders without it; props
+//!   that are not an object leave the component out), a child not allowed
+//!   where it is (that entry; all of them on a component that takes none).
 //! - Class names are `ch-<component>` (lower case) plus `ch-<prop>-<value>`
 //!   for enum props; a theme styles them. A component the catalog knows but
 //!   the renderer does not (a theme's own) renders as
@@ -72,7 +75,6 @@ mod markup;
 
 use markup::{end, open};
 use serde_json::Value;
-use std::collections::HashSet;
 use surfaces_core::condition;
 use surfaces_core::function::{self, Host, InLocale, PlainHost};
 use validator_wasm::markdown::{read_body, validate_markdown};
@@ -172,24 +174,13 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         .get("components")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let skipped: HashSet<usize> = issues
-        .iter()
-        .filter(|i| i.severity == Severity::Flag)
-        .filter_map(|i| {
-            i.path
-                .strip_prefix("/components/")?
-                .split('/')
-                .next()?
-                .parse()
-                .ok()
-        })
-        .collect();
+    let left_out = LeftOut::of(&issues, components);
     let null_data = Value::Object(serde_json::Map::new());
     let r = Renderer {
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
         data: doc.get("data").unwrap_or(&null_data),
         components,
-        skipped,
+        left_out,
         host: InLocale {
             host: options.host,
             locale: options.locale,
@@ -266,6 +257,72 @@ pub fn escape_into(out: &mut String, text: &str) {
     }
 }
 
+/// What validation flagged, left out of the HTML, and only that: a
+/// component (unknown, or with props that are not an object: its children
+/// are shown in its place), a `children` entry (a child not allowed there;
+/// all of them when the component takes none), a prop (invalid).
+/// (Lists, not sets: flags are few, and each set type is code in the
+/// WebAssembly module.)
+#[derive(Default)]
+struct LeftOut<'a> {
+    components: Vec<usize>,
+    /// By the parent's id and the entry's position (`usize::MAX`: all).
+    entries: Vec<(&'a str, usize)>,
+    /// The props of the components with invalid ones, without them.
+    props: Vec<(usize, Value)>,
+}
+
+impl<'a> LeftOut<'a> {
+    fn of(issues: &[Issue], components: &'a [Value]) -> LeftOut<'a> {
+        let mut out = LeftOut::default();
+        for issue in issues.iter().filter(|i| i.severity == Severity::Flag) {
+            let Some(rest) = issue.path.strip_prefix("/components/") else {
+                continue;
+            };
+            let mut segments = rest.split('/');
+            let Some(i) = segments.next().and_then(|i| i.parse::<usize>().ok()) else {
+                continue;
+            };
+            let Some(component) = components.get(i) else {
+                continue;
+            };
+            let id = component
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            match (segments.next(), segments.next()) {
+                (Some("children"), None) => out.entries.push((id, usize::MAX)),
+                (Some("children"), Some(j)) => {
+                    out.entries.extend(j.parse().ok().map(|j| (id, j)));
+                }
+                (Some("props"), Some(key)) => {
+                    let key = key.replace("~1", "/").replace("~0", "~");
+                    if !out.props.iter().any(|(k, _)| *k == i) {
+                        out.props.push((i, component["props"].clone()));
+                    }
+                    let props = out.props.iter_mut().find(|(k, _)| *k == i);
+                    if let Some(map) = props.and_then(|(_, p)| p.as_object_mut()) {
+                        map.remove(&key);
+                    }
+                }
+                _ => out.components.push(i),
+            }
+        }
+        out
+    }
+
+    /// Whether the `j`th child of `parent` is left out.
+    fn entry(&self, parent: &Value, j: usize) -> bool {
+        let id = parent.get("id").and_then(Value::as_str).unwrap_or_default();
+        self.entries.contains(&(id, j)) || self.entries.contains(&(id, usize::MAX))
+    }
+
+    /// The props of component `i` without its invalid ones, if it has any.
+    fn props(&self, i: usize) -> Option<&Value> {
+        self.props.iter().find(|(k, _)| *k == i).map(|(_, p)| p)
+    }
+}
+
 /// One surface being rendered.
 struct Renderer<'a> {
     /// Its id, which element ids are scoped by.
@@ -273,8 +330,8 @@ struct Renderer<'a> {
     /// Its data: the state every value is computed from initially.
     data: &'a Value,
     components: &'a [Value],
-    /// The components validation flagged: not rendered, nor their children.
-    skipped: HashSet<usize>,
+    /// What validation flagged, left out.
+    left_out: LeftOut<'a>,
     /// Formats in the surface's locale.
     host: InLocale<'a>,
 }
@@ -295,12 +352,13 @@ struct Node<'a> {
 }
 
 impl<'a> Node<'a> {
-    fn new(value: &'a Value, depth: usize) -> Node<'a> {
+    /// The component `value`, with `props` instead of its own when given.
+    fn new(value: &'a Value, depth: usize, props: Option<&'a Value>) -> Node<'a> {
         let text = |key| value.get(key).and_then(Value::as_str).unwrap_or_default();
         Node {
             value,
             name: text("component"),
-            props: value.get("props").unwrap_or(&Value::Null),
+            props: props.or(value.get("props")).unwrap_or(&Value::Null),
             id: text("id"),
             depth,
         }
@@ -396,33 +454,41 @@ impl<'a> Renderer<'a> {
             .close();
     }
 
+    /// The children of `component` (those not left out), in order.
+    fn child_indices(&self, component: &Value) -> Vec<usize> {
+        let ids = component.get("children").and_then(Value::as_array);
+        let ids = ids.into_iter().flatten().enumerate();
+        ids.filter(|(j, _)| !self.left_out.entry(component, *j))
+            .filter_map(|(_, id)| id.as_str().and_then(|id| self.find(id)))
+            .collect()
+    }
+
     fn children(&self, out: &mut String, component: &Value, depth: usize) {
-        for id in component
-            .get("children")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(i) = id.as_str().and_then(|id| self.find(id)) {
-                self.component(out, i, depth + 1);
-            }
+        for i in self.child_indices(component) {
+            self.component(out, i, depth + 1);
         }
     }
 
     fn component(&self, out: &mut String, index: usize, depth: usize) {
-        if self.skipped.contains(&index) || depth > 8 {
+        if depth > 8 {
             return;
         }
         let Some(c) = self.components.get(index) else {
             return;
         };
+        let node = Node::new(c, depth, self.left_out.props(index));
         if let Some(visible) = c.get("visible") {
             self.open_visible(out, visible);
             out.push('\n');
-            self.body(out, &Node::new(c, depth));
-            end(out, "div");
+        }
+        if self.left_out.components.contains(&index) {
+            // Left out: its children show in its place.
+            self.children(out, c, depth);
         } else {
-            self.body(out, &Node::new(c, depth));
+            self.body(out, &node);
+        }
+        if c.get("visible").is_some() {
+            end(out, "div");
         }
     }
 

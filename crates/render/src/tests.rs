@@ -130,16 +130,65 @@ fn counters_increment_within_their_bounds() {
 }
 
 #[test]
-fn flagged_components_are_not_rendered() {
-    let html = render(
-        json!([
-            {"id": "root", "component": "Stack", "children": ["ok", "bad"]},
-            {"id": "ok", "component": "Text", "props": {"text": "kept"}},
-            {"id": "bad", "component": "Marquee", "props": {"text": "dropped"}}
-        ]),
-        json!({}),
-    );
+fn only_what_validation_flags_is_left_out() {
+    let render_flagged = |components: Value| {
+        let out = render_surface(
+            &surface(components, json!({})),
+            &Catalog::default_blog(),
+            Options::default(),
+        );
+        assert!(
+            out.issues.iter().all(|i| i.severity != Severity::Error),
+            "{:?}",
+            out.issues
+        );
+        assert!(!out.issues.is_empty(), "something is flagged");
+        out.html.unwrap()
+    };
+    // An unknown component: left out, its children shown in its place.
+    let html = render_flagged(json!([
+        {"id": "root", "component": "Stack", "children": ["ok", "bad"]},
+        {"id": "ok", "component": "Text", "props": {"text": "kept"}},
+        {"id": "bad", "component": "Marquee", "props": {"text": "dropped"}, "children": ["inner"]},
+        {"id": "inner", "component": "Text", "props": {"text": "inside"}}
+    ]));
     assert!(html.contains("kept") && !html.contains("dropped"), "{html}");
+    assert!(html.contains("inside"), "{html}");
+    // On root: the surface is not blank.
+    let html = render_flagged(json!([
+        {"id": "root", "component": "Stak", "children": ["t"]},
+        {"id": "t", "component": "Text", "props": {"text": "still here"}}
+    ]));
+    assert!(html.contains("still here"), "{html}");
+    // A child not allowed where it is: that child alone, not its parent.
+    let html = render_flagged(json!([
+        {"id": "root", "component": "Stack", "children": ["form", "after"]},
+        {"id": "form", "component": "Form", "props": {"submitLabel": "Send", "onSubmit": {"action": "reset"}},
+         "children": ["name", "stray"]},
+        {"id": "name", "component": "TextField", "props": {"label": "Your name", "value": {"path": "/name"}}},
+        {"id": "stray", "component": "Text", "props": {"text": "not a field"}},
+        {"id": "after", "component": "Text", "props": {"text": "after the form"}}
+    ]));
+    assert!(
+        html.contains("Your name") && html.contains("Send"),
+        "{html}"
+    );
+    assert!(!html.contains("not a field"), "{html}");
+    assert!(html.contains("after the form"), "{html}");
+    // Children on a component that takes none: the component, without them.
+    let html = render_flagged(json!([
+        {"id": "root", "component": "Stack", "children": ["t"]},
+        {"id": "t", "component": "Text", "props": {"text": "the text"}, "children": ["x"]},
+        {"id": "x", "component": "Text", "props": {"text": "a child it cannot have"}}
+    ]));
+    assert!(html.contains("the text"), "{html}");
+    assert!(!html.contains("a child it cannot have"), "{html}");
+    // An invalid prop: the component, without that prop.
+    let html = render_flagged(json!([
+        {"id": "root", "component": "Stack", "children": ["t"]},
+        {"id": "t", "component": "Text", "props": {"text": "toned", "tone": "neon"}}
+    ]));
+    assert!(html.contains("toned") && !html.contains("neon"), "{html}");
 }
 
 #[test]
