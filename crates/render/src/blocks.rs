@@ -79,8 +79,11 @@ impl Renderer<'_> {
                 )
                 .close();
             self.text_element(out, "h3", None, plan.get("name"));
+            // The catalog's default (blog@1's is EUR), then USD for a
+            // catalog that names none.
             let currency = plan
                 .get("currency")
+                .or_else(|| self.default("pricing-table", &["plans", "[]", "currency"]))
                 .and_then(Value::as_str)
                 .unwrap_or("USD");
             let price = |key: &str| -> Option<String> {

@@ -43,6 +43,8 @@
 //!   nothing), an invalid prop (the component renders without it; props
 //!   that are not an object leave the component out), a child not allowed
 //!   where it is (that entry; all of them on a component that takes none).
+//! - A value the renderer needs and the surface leaves out is the catalog's
+//!   default for it (a pricing plan's currency: EUR in blog@1).
 //! - Class names are `ch-<component>` (lower case) plus `ch-<prop>-<value>`
 //!   for enum props; a theme styles them. A component the catalog knows but
 //!   the renderer does not (a theme's own) renders as
@@ -181,6 +183,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         data: doc.get("data").unwrap_or(&null_data),
         components,
         left_out,
+        catalog,
         host: InLocale {
             host: options.host,
             locale: options.locale,
@@ -332,6 +335,8 @@ struct Renderer<'a> {
     components: &'a [Value],
     /// What validation flagged, left out.
     left_out: LeftOut<'a>,
+    /// The catalog, for the defaults of what a surface leaves unsaid.
+    catalog: &'a Catalog,
     /// Formats in the surface's locale.
     host: InLocale<'a>,
 }
@@ -397,6 +402,31 @@ impl<'a> Renderer<'a> {
         self.components
             .iter()
             .position(|c| c.get("id").and_then(Value::as_str) == Some(id))
+    }
+
+    /// The catalog's default for what `path` names in the props of
+    /// component `name` (segments: prop names, `[]` for a list's items),
+    /// its schema's local `$ref`s followed.
+    fn default(&self, name: &str, path: &[&str]) -> Option<&'a Value> {
+        let root = &self.catalog.entry(name)?.props;
+        let resolve = |mut schema: &'a Value| {
+            for _ in 0..8 {
+                let Some(to) = schema.get("$ref").and_then(Value::as_str) else {
+                    break;
+                };
+                schema = root.pointer(to.strip_prefix('#')?)?;
+            }
+            Some(schema)
+        };
+        let mut schema = resolve(root)?;
+        for segment in path {
+            schema = match *segment {
+                "[]" => schema.get("items")?,
+                key => schema.get("properties")?.get(key)?,
+            };
+            schema = resolve(schema)?;
+        }
+        schema.get("default")
     }
 
     /// `<surface>-<component><suffix>`: an element id unique on the page.

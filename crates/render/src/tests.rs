@@ -422,3 +422,17 @@ fn the_locale_formats_calls_without_one_and_is_written_as_lang() {
         "{plain}"
     );
 }
+
+#[test]
+fn what_a_surface_leaves_unsaid_takes_the_catalogs_default() {
+    // A plan's currency: blog@1's default is EUR.
+    let html = render(
+        json!([{"id": "root", "component": "pricing-table", "props": {"plans": [
+            {"name": "Solo", "price": 9},
+            {"name": "Team", "price": 29, "currency": "USD"}
+        ]}}]),
+        json!({}),
+    );
+    assert!(html.contains("€9.00"), "{html}");
+    assert!(html.contains("$29.00"), "{html}");
+}
