@@ -162,7 +162,9 @@ impl Renderer<'_> {
         true
     }
 
-    /// A `Button`: a link when it has an `href`, else a button running its
+    /// A `Button`: a link when it has an `href` (which runs its `onClick`
+    /// too, before the link is followed: the link works without
+    /// JavaScript, the action with it), else a button running its
     /// `onClick`.
     fn button(&self, out: &mut String, props: &Value) {
         let label = props.get("label");
@@ -170,6 +172,9 @@ impl Renderer<'_> {
             let mut t = open(out, "a")
                 .class("Button", props, &["variant"])
                 .attr("href", href);
+            if let Some(action) = props.get("onClick") {
+                t = t.attr(ACTION, &action.to_string());
+            }
             if let Some(l) = label.filter(|l| dynamic(l)) {
                 t = t.attr(TEXT, &binding_attr(l));
             }

@@ -43,6 +43,9 @@
 //!   nothing), an invalid prop (the component renders without it; props
 //!   that are not an object leave the component out), a child not allowed
 //!   where it is (that entry; all of them on a component that takes none).
+//! - A Button with an `href` is a link; with an `onClick` too, the link
+//!   carries the action (`data-ch-action`), which runs before the link is
+//!   followed.
 //! - A value the renderer needs and the surface leaves out is the catalog's
 //!   default for it (a pricing plan's currency: EUR in blog@1).
 //! - Class names are `ch-<component>` (lower case) plus `ch-<prop>-<value>`

@@ -436,3 +436,17 @@ fn what_a_surface_leaves_unsaid_takes_the_catalogs_default() {
     assert!(html.contains("€9.00"), "{html}");
     assert!(html.contains("$29.00"), "{html}");
 }
+
+#[test]
+fn a_button_with_an_href_and_an_action_keeps_both() {
+    let html = render(
+        json!([{"id": "root", "component": "Button", "props": {
+            "label": "Read on", "href": "#more",
+            "onClick": {"action": "set", "path": "/open", "value": true}}}]),
+        json!({"open": false}),
+    );
+    assert!(
+        html.contains(r##"<a class="ch-button" href="#more" data-ch-action="{&quot;action&quot;:&quot;set&quot;,&quot;path&quot;:&quot;/open&quot;,&quot;value&quot;:true}">Read on</a>"##),
+        "{html}"
+    );
+}

@@ -465,7 +465,7 @@ test('prototype paths are refused for reads, models and actions', async () => {
   assert.equal(await text(page, '#x'), 'changed', 'the runtime still runs');
 });
 
-test('actions: copy, share falling back to copy, scrollTo, navigate to safe hrefs', async () => {
+test('actions: copy, share falling back to copy, a link with an action, scrollTo, navigate to safe hrefs', async () => {
   const context = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
   const { page } = await open('/p/actions.html', { ready: '#copy', context });
@@ -484,6 +484,11 @@ test('actions: copy, share falling back to copy, scrollTo, navigate to safe href
     await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t === 'fallback text'));
   }
   assert.ok(['fallback text', 'code: SAVE-10'].includes(await clipboard()));
+  // A Button with an href and an action renders as a link carrying the
+  // action: it runs, then the link is followed.
+  await page.click('#link-act');
+  await page.waitForFunction(() => location.hash === '#linked');
+  assert.equal(await text(page, '#clicked'), 'yes');
   assert.equal(await page.evaluate(() => window.scrollY), 0);
   await page.click('#scroll');
   await page.waitForFunction(() => window.scrollY > 1000);
