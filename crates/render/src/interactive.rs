@@ -6,10 +6,10 @@
 //! `Slider`, `Counter`, `Form` and its fields `TextField`, `TextArea`,
 //! `Checkbox`), each writing its value to state through `data-ch-model`.
 
-use crate::markup::{end, open, ACTION, CHECKS, MESSAGE, MODEL};
+use crate::markup::{end, open, Tag, ACTION, CHECKS, MESSAGE, MODEL, VISIBLE};
 use crate::{escape_into, Node, Renderer};
 use serde_json::Value;
-use surfaces_core::truthy;
+use surfaces_core::{condition, truthy};
 
 impl Renderer<'_> {
     /// Writes `node` when it is an interactive component; `false` when it is
@@ -289,18 +289,37 @@ impl Renderer<'_> {
             if let Some(path) = bound.and_then(model_path) {
                 t = t.attr(MODEL, path);
             }
-            t.flag("checked", i == chosen).close();
-            open(out, "label").attr("for", &id).close();
+            self.panel_visible(t.flag("checked", i == chosen), panel)
+                .close();
+            let label_tag = open(out, "label").attr("for", &id);
+            self.panel_visible(label_tag, panel).close();
             escape_into(out, &label(panel));
             out.push_str("</label>\n");
         }
         for panel in &panels {
-            open(out, "div").attr("class", "ch-tabpanel").close();
+            let panel_tag = open(out, "div").attr("class", "ch-tabpanel");
+            self.panel_visible(panel_tag, panel).close();
             out.push('\n');
             self.children(out, panel, node.depth + 1);
             end(out, "div");
         }
         end(out, "div");
+    }
+}
+
+impl Renderer<'_> {
+    /// A tab panel's `visible` on one of its elements (its radio, label or
+    /// panel), set on the element itself: a wrapper would break the tab
+    /// styles' sibling selectors.
+    fn panel_visible<'o>(&self, t: Tag<'o>, panel: &Value) -> Tag<'o> {
+        match panel.get("visible") {
+            Some(condition) => {
+                let shown = condition::evaluate(&condition, &self.data) == Some(true);
+                t.attr(VISIBLE, &condition.to_string())
+                    .flag("hidden", !shown)
+            }
+            None => t,
+        }
     }
 }
 

@@ -43,6 +43,9 @@
 //!   nothing), an invalid prop (the component renders without it; props
 //!   that are not an object leave the component out), a child not allowed
 //!   where it is (that entry; all of them on a component that takes none).
+//! - A TabPanel's `visible` is set on its radio, label and panel
+//!   themselves (`data-ch-visible` and `hidden`), not on a wrapper, which
+//!   would break the sibling selectors tab styles use.
 //! - A Button with an `href` is a link; with an `onClick` too, the link
 //!   carries the action (`data-ch-action`), which runs before the link is
 //!   followed.

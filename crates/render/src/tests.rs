@@ -450,3 +450,35 @@ fn a_button_with_an_href_and_an_action_keeps_both() {
         "{html}"
     );
 }
+
+#[test]
+fn a_tab_panels_visible_shows_or_hides_its_tab_and_panel() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Tabs", "children": ["one", "two"]},
+            {"id": "one", "component": "TabPanel", "props": {"label": "One"}, "children": ["t1"]},
+            {"id": "two", "component": "TabPanel", "props": {"label": "Two"}, "children": ["t2"],
+             "visible": {"path": "/pro"}},
+            {"id": "t1", "component": "Text", "props": {"text": "first"}},
+            {"id": "t2", "component": "Text", "props": {"text": "second"}}
+        ]),
+        json!({"pro": false}),
+    );
+    // Its radio, its label and its panel each carry the condition, hidden
+    // (on the elements: a wrapper would break the tab styles' selectors).
+    let condition = r#"data-ch-visible="{&quot;path&quot;:&quot;/pro&quot;}" hidden"#;
+    assert_eq!(html.matches(condition).count(), 3, "{html}");
+    assert!(
+        html.contains(&[r#"id="demo-root-1" value="Two" "#, condition].concat()),
+        "{html}"
+    );
+    assert!(
+        html.contains(&[r#"<label for="demo-root-1" "#, condition, ">Two</label>"].concat()),
+        "{html}"
+    );
+    assert!(
+        html.contains(&[r#"<div class="ch-tabpanel" "#, condition, ">"].concat()),
+        "{html}"
+    );
+    assert!(!html.contains("display:contents"), "{html}");
+}
