@@ -146,10 +146,28 @@ impl Renderer<'_> {
                 self.table(out, name, str_prop("title"), &columns, &rows);
             }
             "Video" => {
+                let (src, title) = (str_prop("src").unwrap_or_default(), str_prop("title"));
+                if !is_media_file(src) {
+                    // A provider's page (YouTube, Vimeo...) is no file a
+                    // <video> plays: a link to it, its poster inside.
+                    open(out, "a")
+                        .class(name, props, &[])
+                        .attr("href", src)
+                        .close();
+                    if let Some(poster) = str_prop("poster") {
+                        open(out, "img")
+                            .attr("src", &asset_url(poster))
+                            .attr("alt", "")
+                            .close();
+                    }
+                    escape_into(out, title.unwrap_or_default());
+                    end(out, "a");
+                    return true;
+                }
                 let mut t = open(out, "video")
                     .class(name, props, &[])
-                    .attr("src", str_prop("src").unwrap_or_default())
-                    .attr("title", str_prop("title").unwrap_or_default())
+                    .attr("src", src)
+                    .attr("title", title.unwrap_or_default())
                     .flag("controls", true);
                 if let Some(poster) = str_prop("poster") {
                     t = t.attr("poster", &asset_url(poster));
@@ -252,4 +270,20 @@ fn asset_url(src: &str) -> String {
         }
         _ => clean,
     }
+}
+
+/// Whether `url` names a media file a `<video>` plays (by its extension,
+/// before any query or fragment), not a page that shows one.
+fn is_media_file(url: &str) -> bool {
+    let path = url.split(['?', '#']).next().unwrap_or_default();
+    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let in_path = path
+        .rsplit_once('/')
+        .map_or(path, |(_, last)| last)
+        .contains('.');
+    in_path
+        && matches!(
+            extension.as_deref(),
+            Some("mp4" | "webm" | "ogv" | "ogg" | "mov" | "m4v")
+        )
 }

@@ -43,6 +43,10 @@
 //!   nothing), an invalid prop (the component renders without it; props
 //!   that are not an object leave the component out), a child not allowed
 //!   where it is (that entry; all of them on a component that takes none).
+//! - A `Video` is a `<video>` only when its `src` is a media file (`.mp4`,
+//!   `.webm`, `.ogv`, `.ogg`, `.mov`, `.m4v`); a provider's page (YouTube,
+//!   Vimeo) or any other URL is a link to it, its poster inside: no
+//!   player that cannot play, no third-party frame loaded with the page.
 //! - A TabPanel's `visible` is set on its radio, label and panel
 //!   themselves (`data-ch-visible` and `hidden`), not on a wrapper, which
 //!   would break the sibling selectors tab styles use.

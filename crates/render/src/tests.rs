@@ -482,3 +482,43 @@ fn a_tab_panels_visible_shows_or_hides_its_tab_and_panel() {
     );
     assert!(!html.contains("display:contents"), "{html}");
 }
+
+#[test]
+fn a_video_is_a_player_only_for_a_media_file() {
+    // The catalog's own example, a YouTube page: a link to it, no dead player.
+    let html = render(
+        json!([{"id": "root", "component": "Video", "props": {
+            "src": "https://www.youtube.com/watch?v=dQw4w9WgXcQ", "title": "Launch talk", "poster": "asset:talk.jpg"}}]),
+        json!({}),
+    );
+    assert!(
+        html.contains(r#"<a class="ch-video" href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"><img src="/assets/talk.jpg" alt="">Launch talk</a>"#),
+        "{html}"
+    );
+    assert!(!html.contains("<video"), "{html}");
+    for page in [
+        "https://vimeo.com/76979871",
+        "https://youtu.be/dQw4w9WgXcQ",
+        "/talks/launch",
+    ] {
+        let html = render(
+            json!([{"id": "root", "component": "Video", "props": {"src": page, "title": "T"}}]),
+            json!({}),
+        );
+        assert!(
+            !html.contains("<video") && html.contains("<a class=\"ch-video\""),
+            "{page}: {html}"
+        );
+    }
+    for file in [
+        "/media/launch.mp4",
+        "https://cdn.example.com/a.WEBM?v=2",
+        "/v/clip.mov#t=3",
+    ] {
+        let html = render(
+            json!([{"id": "root", "component": "Video", "props": {"src": file, "title": "T"}}]),
+            json!({}),
+        );
+        assert!(html.contains("<video class=\"ch-video\""), "{file}: {html}");
+    }
+}
