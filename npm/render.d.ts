@@ -28,3 +28,11 @@ export declare function renderSurface(surface: JsonInput<Surface>, options?: Ren
 
 /** Every surface fence of a markdown body as published-page markup, in order. */
 export declare function renderMarkdown(body: string, options?: RenderOptions): Rendered;
+
+/**
+ * Whether a page showing the surface needs the interaction runtime (a field
+ * that writes state, or a button that runs an action): without, everything
+ * is final as rendered and the runtime's script can be left out. `false`
+ * for a surface with errors.
+ */
+export declare function isInteractive(surface: JsonInput<Surface>, options?: CatalogOptions): boolean;

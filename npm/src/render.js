@@ -20,3 +20,8 @@ export function renderMarkdown(body, options) {
   const [catalog, mode, locale] = args(options);
   return JSON.parse(run(() => wasm.renderMarkdown(string(body, '', 'the body'), catalog, mode, locale)));
 }
+
+/** Whether a page showing the surface needs the runtime's script: it has a field that writes state or a button that runs an action (false for a surface with errors). */
+export function isInteractive(surface, options) {
+  return run(() => wasm.isInteractive(text(surface), catalogOf(options)));
+}

@@ -1,6 +1,10 @@
-//! `surfaces render [--catalog FILE] FILE`: a surface (`.json`), or the
-//! surfaces of a markdown body (`.md` or `.markdown`), as the published-page
-//! HTML of SPEC.md section 10 (text on standard output). A file is read as
+//! `surfaces render [--catalog FILE] [--interactive] FILE`: a surface
+//! (`.json`), or the surfaces of a markdown body (`.md` or `.markdown`), as
+//! the published-page HTML of SPEC.md section 10 (text on standard output);
+//! with `--interactive`, instead, `{"file", "interactive"}`: whether a page
+//! showing it needs the interaction runtime (a field that writes state or
+//! a button that runs an action), so a site adds the runtime's script only
+//! where it does. A file is read as
 //! `surfaces validate` reads it; a surface with errors (text that is not
 //! JSON or is larger than 2 MiB included) is not rendered: its issues are
 //! printed as JSON (`{"ok": false, "file", "issues"}`) and the exit code
@@ -38,8 +42,9 @@ fn execute(args: &[String]) -> Outcome {
 }
 
 fn render(args: &[String]) -> Result<Outcome, Usage> {
-    const USAGE: &str = " (usage: surfaces render [--catalog FILE] FILE)";
-    let (opts, files) = options(args, &["catalog"], &[]).map_err(|Usage(m)| Usage(m + USAGE))?;
+    const USAGE: &str = " (usage: surfaces render [--catalog FILE] [--interactive] FILE)";
+    let (opts, files) =
+        options(args, &["catalog"], &["interactive"]).map_err(|Usage(m)| Usage(m + USAGE))?;
     let [file] = files.as_slice() else {
         return Err(Usage(["render takes one FILE", USAGE].concat()));
     };
@@ -52,7 +57,11 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
         // Read as `surfaces validate` reads it: too large or not JSON is an issue.
         surfaces_render::render_surface_text(&text, &catalog, options)
     };
+    let interactive = rendered.interactive();
     Ok(match rendered.html {
+        Some(_) if option(&opts, "interactive").is_some() => Outcome::Html(
+            serde_json::json!({"file": file, "interactive": interactive}).to_string() + "\n",
+        ),
         Some(html) => Outcome::Html(html),
         None => Outcome::Refused(
             serde_json::json!({"ok": false, "file": file, "issues": issues_json(&rendered.issues)})
@@ -164,6 +173,46 @@ mod tests {
         assert!(html.contains(r#"<div data-ch-surface="m">"#), "{html}");
         let bad = temp("bad.md", "```surface {\"id\":\"m\"}\n{\"id\":\"root\"\n");
         assert!(matches!(execute(&args(&[&bad])), Outcome::Refused(_)));
+    }
+
+    #[test]
+    fn interactive_says_whether_a_page_needs_the_runtime() {
+        let answer = |name: &str, text: &str| {
+            let f = temp(name, text);
+            let Outcome::Html(json) = execute(&args(&["--interactive", &f])) else {
+                panic!("{name}")
+            };
+            let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(v["file"], f.as_str());
+            v["interactive"].as_bool().unwrap()
+        };
+        // Bound text alone is final as rendered; a field or an action is not.
+        assert!(!answer(
+            "static.json",
+            r#"{"components":[{"id":"root","component":"Text","props":{"text":{"path":"/t"}}}],"data":{"t":"hi"}}"#
+        ));
+        assert!(answer(
+            "field.json",
+            r#"{"components":[{"id":"root","component":"Slider","props":{"label":"n","min":0,"max":9,"value":{"path":"/n"}}}],"data":{"n":1}}"#
+        ));
+        assert!(answer(
+            "action.json",
+            r#"{"components":[{"id":"root","component":"Button","props":{"label":"go","onClick":{"action":"toggle","path":"/x"}}}],"data":{"x":false}}"#
+        ));
+        assert!(answer("interactive.md", "```surface {\"id\":\"m\"}\n{\"id\":\"root\",\"component\":\"Button\",\"props\":{\"label\":\"go\",\"onClick\":{\"action\":\"toggle\",\"path\":\"/x\"}}}\n```\n"));
+        // Text that spells the attribute is no attribute.
+        assert!(!answer(
+            "spelled.json",
+            r#"{"components":[{"id":"root","component":"Text","props":{"text":"<i data-ch-model=\"/x\">"}}]}"#
+        ));
+        let bad = temp(
+            "bad2.json",
+            r#"{"components":[{"id":"root","component":"Stack","children":["x"]}]}"#,
+        );
+        assert!(matches!(
+            execute(&args(&["--interactive", &bad])),
+            Outcome::Refused(_)
+        ));
     }
 
     #[test]

@@ -125,6 +125,35 @@ pub struct Rendered {
     pub issues: Vec<Issue>,
 }
 
+impl Rendered {
+    /// Whether a page showing this markup needs the interaction runtime
+    /// (RFC-0020 20e): it holds a field that writes state
+    /// (`data-ch-model`) or a button that runs an action
+    /// (`data-ch-action`). Without them every bound text, condition and
+    /// attribute is final as rendered, so a server can leave the
+    /// runtime's script out of the page. (A `"` is escaped in text and
+    /// attribute values, so only a real attribute matches.)
+    ///
+    /// ```
+    /// use surfaces_render::{render_surface, Options};
+    /// use validator_wasm::Catalog;
+    ///
+    /// let catalog = Catalog::default_blog();
+    /// let text = serde_json::json!({"components": [
+    ///     {"id": "root", "component": "Text", "props": {"text": {"path": "/t"}}}], "data": {"t": "hi"}});
+    /// assert!(!render_surface(&text, &catalog, Options::default()).interactive());
+    /// let counter = serde_json::json!({"components": [
+    ///     {"id": "root", "component": "Counter", "props": {"label": "Seats", "value": {"path": "/n"}}}], "data": {"n": 1}});
+    /// assert!(render_surface(&counter, &catalog, Options::default()).interactive());
+    /// ```
+    pub fn interactive(&self) -> bool {
+        let html = self.html.as_deref().unwrap_or_default();
+        [markup::MODEL, markup::ACTION]
+            .iter()
+            .any(|name| html.contains(&[" ", name, "=\""].concat()))
+    }
+}
+
 /// Renders the surfaces of a markdown body (SPEC.md section 8), in order, as
 /// published-page HTML; the prose around them is the site's markdown
 /// pipeline's to render. Errors anywhere in the body refuse it: there is no

@@ -63,6 +63,18 @@ pub fn render_markdown(
     Ok(outcome(markdown_html(body, &catalog.get(), options)))
 }
 
+/// `isInteractive(surfaceJson, catalog)`: whether a page showing the
+/// surface needs the interaction runtime ([`Rendered::interactive`];
+/// `false` for a surface with errors, which renders nothing).
+#[wasm_bindgen(js_name = isInteractive)]
+pub fn is_interactive(surface: &str, catalog: &LoadedCatalog) -> bool {
+    let options = Options {
+        host: &Intl,
+        locale: None,
+    };
+    surface_html(surface, &catalog.get(), options).interactive()
+}
+
 #[wasm_bindgen]
 extern "C" {
     #[wasm_bindgen(js_namespace = JSON, js_name = parse)]
