@@ -10,20 +10,23 @@
 //! changes messages made ([`Touch`]):
 //!
 //! - a component defined again, or one whose conversion read a definition
-//!   that changed (a label, a wrapper), is converted again, outermost
-//!   first, its unchanged children kept as they are;
+//!   that changed (a label, a wrapper), is converted again, its unchanged
+//!   children kept as they are (in any order: an ancestor converted after
+//!   a descendant keeps it, or converts it again under its new parent);
 //! - a component defined for the first time that one converted component
 //!   names is converted into that place;
 //! - the operations are a `replace` of each component that changed, the
 //!   `add`s of new components, then the `add` of their ids to their
 //!   parent's `children` (at most three new components at once, which a
 //!   `Draft` holds until the link arrives: SPEC.md section 7), and the data
-//!   compared along the paths written only.
+//!   compared along the paths written only; a child dropped or moved, or
+//!   more new components, make one `replace` of the component list.
 //!
-//! Anything else (a template, tab panels, a child named twice, the depth
-//! or count limits, a child moved or dropped) depends on the order of the
-//! whole walk, and `update` gives `None`: the caller converts the surface
-//! again whole. So the result is always the whole conversion's.
+//! What depends on the order of the whole walk (a template, tab panels, a
+//! component named twice, the depth or count limits) makes `update` give
+//! `None`: the caller converts the surface again whole. So the result is
+//! always the whole conversion's (`testkit::properties::a2ui_import` checks
+//! it after every message).
 
 use super::import::{in_templates, Walk};
 use super::messages::{SurfaceState, Touch};
