@@ -424,7 +424,7 @@ impl Tree {
         let node = self.nodes.get_mut(key)?;
         node.slot = old.slot;
         let value = node.value.clone();
-        let after = self.children(&self.nodes[key].items);
+        let after = self.children(&self.nodes.get(key)?.items);
         self.resize(key, old.size);
         if !self.local || made.items.len() != 1 {
             return None;
@@ -451,15 +451,19 @@ impl Tree {
         if kept.next().is_some() {
             return Some(false);
         }
-        let added: usize = new.iter().map(|c| self.nodes[*c].size).sum();
+        let added: usize = new
+            .iter()
+            .filter_map(|c| self.nodes.get(*c))
+            .map(|n| n.size)
+            .sum();
         if added > 3 {
             return Some(false);
         }
         for child in new {
-            self.push_adds(child, ops);
+            self.push_adds(child, ops)?;
         }
         if let (Some(old), Some(value)) = (old.value, value) {
-            value_ops(self.position(key), old, value, ops);
+            value_ops(self.position(key)?, old, value, ops);
         }
         Some(true)
     }
@@ -508,9 +512,9 @@ impl Tree {
         if size > 3 {
             return Some(false);
         }
-        self.push_adds(key, ops);
+        self.push_adds(key, ops)?;
         let mut path = "/components".to_string();
-        pointer::push_index(&mut path, self.position(parent));
+        pointer::push_index(&mut path, self.position(parent)?);
         path.push_str("/children");
         pointer::push_index(&mut path, k);
         ops.push(op("add", path, Some(Value::String(id))));
@@ -555,61 +559,60 @@ impl Tree {
             return;
         };
         let mut key = key.clone();
-        loop {
-            let node = &self.nodes[&key];
+        while let Some(node) = self.nodes.get(&key) {
             let (size, is_shown) = (node.size, node.value.is_some());
             let (slot, parent) = (node.slot, node.parent.clone());
             let items = match &parent {
-                Some(p) => &mut self.nodes.get_mut(p).expect("a parent").items,
-                None => &mut self.top,
+                Some(p) => self.nodes.get_mut(p).map(|n| &mut n.items),
+                None => Some(&mut self.top),
             };
             if let Some(Item::Child {
                 size: s, shown: sh, ..
-            }) = items.get_mut(slot)
+            }) = items.and_then(|items| items.get_mut(slot))
             {
                 (*s, *sh) = (size, is_shown);
             }
-            let Some(parent) = parent else {
+            let Some(node) = parent.as_ref().and_then(|p| self.nodes.get_mut(p)) else {
                 return;
             };
-            let node = self.nodes.get_mut(&parent).expect("a parent");
-            node.size = node.size + new - old;
-            key = parent;
+            node.size = (node.size + new).saturating_sub(old);
+            key = parent.unwrap_or_default();
         }
     }
 
     /// Where `key`'s component is (or would be) in the surface's list.
-    fn position(&self, key: &Key) -> usize {
+    fn position(&self, key: &Key) -> Option<usize> {
         let mut pos = 0;
-        let mut node = &self.nodes[key];
+        let mut node = self.nodes.get(key)?;
         loop {
             let items = match &node.parent {
                 Some(p) => {
-                    let parent = &self.nodes[p];
+                    let parent = self.nodes.get(p)?;
                     pos += usize::from(parent.value.is_some());
                     &parent.items
                 }
                 None => &self.top,
             };
-            pos += items[..node.slot].iter().map(size).sum::<usize>();
+            pos += items.get(..node.slot)?.iter().map(size).sum::<usize>();
             match &node.parent {
-                Some(p) => node = &self.nodes[p],
-                None => return pos,
+                Some(p) => node = self.nodes.get(p)?,
+                None => return Some(pos),
             }
         }
     }
 
     /// The `add`s of a new subtree's components, in order.
-    fn push_adds(&self, key: &Key, ops: &mut Vec<Value>) {
+    fn push_adds(&self, key: &Key, ops: &mut Vec<Value>) -> Option<()> {
         let mut components = Vec::new();
-        let node = &self.nodes[key];
+        let node = self.nodes.get(key)?;
         components.extend(node.value.clone());
         self.push_components(&node.items, &mut components);
-        let start = self.position(key);
+        let start = self.position(key)?;
         for (i, component) in components.into_iter().enumerate() {
             let path = ["/components/", &(start + i).to_string()].concat();
             ops.push(op("add", path, Some(component)));
         }
+        Some(())
     }
 }
 
