@@ -206,8 +206,9 @@ fn surfaces_with_errors_are_refused() {
 }
 
 #[test]
-fn every_catalog_example_renders() {
+fn every_catalog_example_renders_as_its_golden_file() {
     let catalog = Catalog::default_blog();
+    let mut named = Vec::new();
     for entry in catalog.entries() {
         let doc = surface(
             json!([{"id": "root", "component": entry.name, "props": entry.example}]),
@@ -225,7 +226,46 @@ fn every_catalog_example_renders() {
             "{}: {html}",
             entry.name
         );
+        golden(&entry.name, &html);
+        named.push([entry.name.as_str(), ".html"].concat());
     }
+    // No golden file is left of an entry the catalog no longer has.
+    let mut files: Vec<String> = std::fs::read_dir(golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    named.sort();
+    assert_eq!(files, named);
+}
+
+/// `crates/render/tests/golden/`: the HTML of every catalog example,
+/// reviewed once and then compared byte for byte.
+fn golden_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+/// `html` equals the golden file of `name`; with `SURFACES_UPDATE_GOLDEN`
+/// set, the file is written instead (then review the diff).
+fn golden(name: &str, html: &str) {
+    let file = golden_dir().join([name, ".html"].concat());
+    if std::env::var_os("SURFACES_UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(golden_dir()).unwrap();
+        std::fs::write(&file, html).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (SURFACES_UPDATE_GOLDEN=1 cargo test -p surfaces-render writes it)",
+            file.display()
+        )
+    });
+    assert_eq!(
+        html,
+        expected,
+        "{name}: the HTML differs from {}",
+        file.display()
+    );
 }
 
 #[test]
