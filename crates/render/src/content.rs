@@ -276,14 +276,10 @@ fn asset_url(src: &str) -> String {
 /// before any query or fragment), not a page that shows one.
 fn is_media_file(url: &str) -> bool {
     let path = url.split(['?', '#']).next().unwrap_or_default();
-    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    let in_path = path
-        .rsplit_once('/')
-        .map_or(path, |(_, last)| last)
-        .contains('.');
-    in_path
-        && matches!(
-            extension.as_deref(),
-            Some("mp4" | "webm" | "ogv" | "ogg" | "mov" | "m4v")
-        )
+    let file = path.rsplit('/').next().unwrap_or_default();
+    let extension = file.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(
+        extension.as_deref(),
+        Some("mp4" | "webm" | "ogv" | "ogg" | "mov" | "m4v")
+    )
 }

@@ -6,10 +6,10 @@
 //! `Slider`, `Counter`, `Form` and its fields `TextField`, `TextArea`,
 //! `Checkbox`), each writing its value to state through `data-ch-model`.
 
-use crate::markup::{end, open, Tag, ACTION, CHECKS, MESSAGE, MODEL, VISIBLE};
+use crate::markup::{end, open, Tag, ACTION, CHECKS, MESSAGE, MODEL};
 use crate::{escape_into, Node, Renderer};
 use serde_json::Value;
-use surfaces_core::{condition, truthy};
+use surfaces_core::truthy;
 
 impl Renderer<'_> {
     /// Writes `node` when it is an interactive component; `false` when it is
@@ -313,11 +313,7 @@ impl Renderer<'_> {
     /// styles' sibling selectors.
     fn panel_visible<'o>(&self, t: Tag<'o>, panel: &Value) -> Tag<'o> {
         match panel.get("visible") {
-            Some(condition) => {
-                let shown = condition::evaluate(&condition, &self.data) == Some(true);
-                t.attr(VISIBLE, &condition.to_string())
-                    .flag("hidden", !shown)
-            }
+            Some(condition) => self.visible(t, condition),
             None => t,
         }
     }

@@ -85,13 +85,13 @@ mod interactive;
 mod layout;
 mod markup;
 
-use markup::{end, open};
+use markup::{end, open, Tag};
 use serde_json::Value;
-use surfaces_core::condition;
 use surfaces_core::function::{self, Host, InLocale, PlainHost};
+use surfaces_core::{condition, pointer};
 use validator_wasm::markdown::{read_body, validate_markdown};
 use validator_wasm::surface::parse_document;
-use validator_wasm::{has_errors, validate_surface, Catalog, Issue, Severity};
+use validator_wasm::{has_errors, resolved, validate_surface, Catalog, Issue, Severity};
 
 /// How to render: the host that formats what depends on the locale, and the
 /// locale calls without their own format in.
@@ -318,11 +318,11 @@ impl<'a> LeftOut<'a> {
     fn of(issues: &[Issue], components: &'a [Value]) -> LeftOut<'a> {
         let mut out = LeftOut::default();
         for issue in issues.iter().filter(|i| i.severity == Severity::Flag) {
-            let Some(rest) = issue.path.strip_prefix("/components/") else {
-                continue;
-            };
-            let mut segments = rest.split('/');
-            let Some(i) = segments.next().and_then(|i| i.parse::<usize>().ok()) else {
+            let segments = pointer::parse(&issue.path).unwrap_or_default();
+            let (Some("components"), Some(i)) = (
+                segments.first().map(String::as_str),
+                segments.get(1).and_then(|i| i.parse::<usize>().ok()),
+            ) else {
                 continue;
             };
             let Some(component) = components.get(i) else {
@@ -332,19 +332,17 @@ impl<'a> LeftOut<'a> {
                 .get("id")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
-            match (segments.next(), segments.next()) {
-                (Some("children"), None) => out.entries.push((id, usize::MAX)),
-                (Some("children"), Some(j)) => {
-                    out.entries.extend(j.parse().ok().map(|j| (id, j)));
-                }
-                (Some("props"), Some(key)) => {
-                    let key = key.replace("~1", "/").replace("~0", "~");
+            let rest: Vec<&str> = segments[2..].iter().map(String::as_str).collect();
+            match rest.as_slice() {
+                ["children"] => out.entries.push((id, usize::MAX)),
+                ["children", j, ..] => out.entries.extend(j.parse().ok().map(|j| (id, j))),
+                ["props", key, ..] => {
                     if !out.props.iter().any(|(k, _)| *k == i) {
                         out.props.push((i, component["props"].clone()));
                     }
                     let props = out.props.iter_mut().find(|(k, _)| *k == i);
                     if let Some(map) = props.and_then(|(_, p)| p.as_object_mut()) {
-                        map.remove(&key);
+                        map.remove(*key);
                     }
                 }
                 _ => out.components.push(i),
@@ -448,22 +446,13 @@ impl<'a> Renderer<'a> {
     /// its schema's local `$ref`s followed.
     fn default(&self, name: &str, path: &[&str]) -> Option<&'a Value> {
         let root = &self.catalog.entry(name)?.props;
-        let resolve = |mut schema: &'a Value| {
-            for _ in 0..8 {
-                let Some(to) = schema.get("$ref").and_then(Value::as_str) else {
-                    break;
-                };
-                schema = root.pointer(to.strip_prefix('#')?)?;
-            }
-            Some(schema)
-        };
-        let mut schema = resolve(root)?;
+        let mut schema = resolved(root, root)?;
         for segment in path {
             schema = match *segment {
                 "[]" => schema.get("items")?,
                 key => schema.get("properties")?.get(key)?,
             };
-            schema = resolve(schema)?;
+            schema = resolved(root, schema)?;
         }
         schema.get("default")
     }
@@ -515,12 +504,16 @@ impl<'a> Renderer<'a> {
     /// Opens the `display:contents` wrapper that shows its content while
     /// `condition` holds, `hidden` when it does not hold initially.
     fn open_visible(&self, out: &mut String, condition: &Value) {
+        let wrapper = open(out, "div").attr("style", "display:contents");
+        self.visible(wrapper, condition).close();
+    }
+
+    /// `data-ch-visible` with `condition` on the element `t`, `hidden` when
+    /// it does not hold initially.
+    fn visible<'o>(&self, t: Tag<'o>, condition: &Value) -> Tag<'o> {
         let shown = condition::evaluate(&condition, &self.data) == Some(true);
-        open(out, "div")
-            .attr("style", "display:contents")
-            .attr(markup::VISIBLE, &condition.to_string())
+        t.attr(markup::VISIBLE, &condition.to_string())
             .flag("hidden", !shown)
-            .close();
     }
 
     /// The children of `component` (those not left out), in order.
@@ -545,8 +538,8 @@ impl<'a> Renderer<'a> {
         let Some(c) = self.components.get(index) else {
             return;
         };
-        let node = Node::new(c, depth, self.left_out.props(index));
-        if let Some(visible) = c.get("visible") {
+        let visible = c.get("visible");
+        if let Some(visible) = visible {
             self.open_visible(out, visible);
             out.push('\n');
         }
@@ -554,9 +547,9 @@ impl<'a> Renderer<'a> {
             // Left out: its children show in its place.
             self.children(out, c, depth);
         } else {
-            self.body(out, &node);
+            self.body(out, &Node::new(c, depth, self.left_out.props(index)));
         }
-        if c.get("visible").is_some() {
+        if visible.is_some() {
             end(out, "div");
         }
     }

@@ -72,6 +72,19 @@ pub(crate) fn resolve_ref<'a>(root: &'a Value, reference: &str) -> Option<&'a Va
     root.get("$defs")?.get(name)
 }
 
+/// `schema`, a part of the props schema `root`, with its `$ref`s followed
+/// to the definition they name (through a chain of them, as deep as
+/// evaluation goes); `None` when one names nothing or the chain is a cycle.
+pub fn resolved<'a>(root: &'a Value, mut schema: &'a Value) -> Option<&'a Value> {
+    for _ in 0..MAX_DEPTH {
+        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            return Some(schema);
+        };
+        schema = resolve_ref(root, reference)?;
+    }
+    None
+}
+
 /// One evaluation: the context, and what each `$ref` target already gave
 /// for each value (by address: the value's place, within this one check)
 /// at each depth (so the depth bound flags the same whichever path came
