@@ -91,20 +91,12 @@ const SURFACE_ENVELOPES: [&str; 4] = [
 /// `<a2ui-json>` blocks; each with its pointer (`/i`, the messages counted
 /// from 0 across blocks and lines).
 pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
+    let numbered = |list: Vec<Value>| -> Vec<(String, Value)> {
+        let list = list.into_iter().enumerate();
+        list.map(|(i, m)| (at_index("", i), m)).collect()
+    };
     if !starts_json(text) && text.contains(OPEN_TAG) {
-        return match parse_full(text) {
-            Ok(parts) => {
-                let messages = parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default());
-                messages
-                    .enumerate()
-                    .map(|(i, m)| (at_index("", i), m))
-                    .collect()
-            }
-            Err(message) => {
-                notes.push(Note::new("not_a2ui", "", message));
-                Vec::new()
-            }
-        };
+        return numbered(from_blocks(text, notes));
     }
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return read_value(&value);
@@ -112,17 +104,7 @@ pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
     let mut lines = JsonlStream::new();
     let mut items = lines.push(text);
     items.extend(lines.finish());
-    let mut messages = Vec::new();
-    for item in items {
-        match item["kind"].as_str() {
-            Some("value") => {
-                let pointer = at_index("", messages.len());
-                messages.push((pointer, item["value"].clone()));
-            }
-            Some("error") => notes.push(Note::bad_line("not_a2ui", messages.len(), &item)),
-            _ => {}
-        }
-    }
+    let messages = numbered(from_lines(items, 0, notes));
     if messages.is_empty() && notes.is_empty() {
         notes.push(Note::new(
             "not_a2ui",
@@ -131,6 +113,36 @@ pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
         ));
     }
     messages
+}
+
+/// The messages of `<a2ui-json>` blocks (text holding whole blocks); a
+/// block that does not read is noted.
+pub fn from_blocks(text: &str, notes: &mut Vec<Note>) -> Vec<Value> {
+    match parse_full(text) {
+        Ok(parts) => parts
+            .into_iter()
+            .flat_map(|p| p.a2ui.unwrap_or_default())
+            .collect(),
+        Err(message) => {
+            notes.push(Note::new("not_a2ui", "", message));
+            Vec::new()
+        }
+    }
+}
+
+/// The messages among the tolerant JSON Lines reader's `items`, the first
+/// one message number `read`; a line that is not JSON is noted at the
+/// pointer of the message it would have been.
+pub fn from_lines(items: Vec<Value>, read: usize, notes: &mut Vec<Note>) -> Vec<Value> {
+    let mut found = Vec::new();
+    for item in items {
+        match item["kind"].as_str() {
+            Some("value") => found.push(item["value"].clone()),
+            Some("error") => notes.push(Note::bad_line("not_a2ui", read + found.len(), &item)),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Whether a text's first character that is not white space opens JSON

@@ -50,7 +50,7 @@ use super::tree::Tree;
 use crate::note::{at_index, Note};
 use crate::shown::Shown;
 use serde_json::Value;
-use streaming_parser::a2ui::{parse_full, CLOSE_TAG, OPEN_TAG};
+use streaming_parser::a2ui::{CLOSE_TAG, OPEN_TAG};
 use streaming_parser::{Decoder, JsonlStream};
 
 /// How the text is read, once its kind is known.
@@ -188,16 +188,7 @@ impl A2uiImport {
                 if end {
                     items.extend(lines.finish());
                 }
-                for item in items {
-                    match item["kind"].as_str() {
-                        Some("value") => found.push(item["value"].clone()),
-                        Some("error") => {
-                            let index = self.read + found.len();
-                            self.notes.push(Note::bad_line("not_a2ui", index, &item));
-                        }
-                        _ => {}
-                    }
-                }
+                found = messages::from_lines(items, self.read, &mut self.notes);
             }
             Text::Blocks(after) => {
                 // Only the new text can hold the closing tag (or finish it).
@@ -208,12 +199,7 @@ impl A2uiImport {
                 while let Some(i) = after.get(search..).and_then(|rest| rest.find(CLOSE_TAG)) {
                     let close = search + i + CLOSE_TAG.len();
                     let block = after.get(start..close).unwrap_or_default();
-                    match parse_full(block) {
-                        Ok(parts) => {
-                            found.extend(parts.into_iter().flat_map(|p| p.a2ui.unwrap_or_default()))
-                        }
-                        Err(message) => self.notes.push(Note::new("not_a2ui", "", message)),
-                    }
+                    found.extend(messages::from_blocks(block, &mut self.notes));
                     (start, search) = (close, close);
                 }
                 after.drain(..start);
