@@ -28,9 +28,13 @@
 //! single `~` flanks as `_` does, and closes a single `~` before it, but
 //! healing adds no closer for one: `~5 min`); `$$` (exactly two) toggles
 //! math; a single `$` is text (`**$750**`). A bracket that no `(` follows
-//! is text: the openers inside it are open again. (A destination holding a
-//! control character makes no link either, but it is read as one: a view
-//! cut before that character would read it as one.)
+//! is text: the openers inside it are open again. So is one whose `(...)`
+//! turns out to make no link by CommonMark's grammar (a control character
+//! or unbalanced parentheses in the destination, text after it that is no
+//! title): what followed the `(` is read again as text, once, up to 512
+//! bytes after it (past them the link stays a link), and a view that would
+//! show that `(` without the character that made it no link is cut before
+//! the bracket.
 //!
 //! Blocks, as CommonMark (and pulldown-cmark, for tables) reads them, so
 //! that nothing is closed past the block it was opened in:
@@ -57,6 +61,11 @@ use alloc::vec::Vec;
 
 /// The target given to a link whose URL has not arrived yet.
 pub const INCOMPLETE_LINK: &str = "streamdown:incomplete-link";
+
+/// A link's `(...)` is read again as text if it turns out to make no link
+/// (a control character in its destination, text after it that is no
+/// title) within this many bytes of its `(`; past them it stays a link.
+const MAX_URL: usize = 512;
 
 /// How many openers are tracked; deeper ones are left as text.
 const MAX_OPEN: usize = 64;
@@ -126,16 +135,49 @@ enum Mode {
     Math {
         block: bool,
     },
-    /// Inside the `(...)` of a link or image.
+    /// Inside the `(...)` of a link or image, at `dest` of its grammar.
     Url {
         depth: usize,
         image: Option<Point>,
+        dest: Dest,
     },
     /// Inside an HTML tag that began at `start`.
     Tag {
         start: Point,
         quote: Option<char>,
     },
+}
+
+/// A bracket whose `(...)` made no link and was read again as text.
+#[derive(Debug, Clone)]
+struct Reread {
+    /// Where the bracket starts, and the openers before it.
+    cut: Point,
+    before: Vec<Entry>,
+    /// Where its `(` is, and the character that made it no link.
+    paren: usize,
+    bad: usize,
+}
+
+/// Where a link's `(...)` is, as CommonMark reads it: white space, a
+/// destination (plain, or in `<...>`), white space, an optional title
+/// (`"..."`, `'...'` or `(...)`), white space, `)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dest {
+    /// White space only since the `(`.
+    Lead,
+    /// In a destination without `<`: no white space, no control character.
+    Plain,
+    /// In a destination in `<...>`: no line end, no `<`.
+    Pointy,
+    /// White space after the destination: a title or `)` may follow.
+    Gap,
+    /// In a title closed by this character.
+    Title(char),
+    /// After the title: white space, then `)`.
+    After,
+    /// Right after a `<...>` destination: white space or `)`.
+    Pointed,
 }
 
 /// How far the current line has gone as a list item's marker.
@@ -182,6 +224,12 @@ pub struct Inline {
     /// That bracket's opener and the openers inside it: if no `(` follows,
     /// the bracket is text and they are open again (`[**]**`).
     bracketed: Vec<Entry>,
+    /// Inside a link's `(...)`: the state before its `(`, and the text
+    /// since, to read again as text if it makes no link.
+    before_url: Option<alloc::boxed::Box<Inline>>,
+    url: String,
+    /// The brackets whose `(...)` was read again as text.
+    reread: Vec<Reread>,
     /// `<` was just read here.
     lt: Option<Point>,
     /// End of the last non-white character read, and that character.
@@ -331,6 +379,9 @@ impl Default for Inline {
             run: None,
             after_bracket: None,
             bracketed: Vec::new(),
+            before_url: None,
+            url: String::new(),
+            reread: Vec::new(),
             lt: None,
             solid: 0,
             last: '\n',
@@ -418,6 +469,9 @@ impl Inline {
         self.run = None;
         self.after_bracket = None;
         self.bracketed.clear();
+        self.before_url = None;
+        self.url.clear();
+        self.reread.clear();
         self.lt = None;
         self.inert = None;
         self.bang = None;
@@ -483,6 +537,8 @@ impl Inline {
         }
         if let Some(open) = self.after_bracket.take() {
             if c == '(' && !self.escaped && self.mode == Mode::Text {
+                self.url.clear();
+                self.before_url = Some(alloc::boxed::Box::new(self.clone()));
                 let image = match open {
                     Open::Image { start } => Some(start),
                     _ => {
@@ -492,7 +548,11 @@ impl Inline {
                         None
                     }
                 };
-                self.mode = Mode::Url { depth: 0, image };
+                self.mode = Mode::Url {
+                    depth: 0,
+                    image,
+                    dest: Dest::Lead,
+                };
                 self.advance(c);
                 return;
             }
@@ -502,6 +562,37 @@ impl Inline {
             if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
                 self.mode = Mode::Tag { start, quote: None };
             }
+        }
+        if let Mode::Url { depth, image, dest } = self.mode {
+            let (mode, link) = self.url_step(dest, depth, image, c);
+            match self.before_url.take() {
+                Some(back) if !link => {
+                    // No link: the bracket is text, and so is what
+                    // followed it.
+                    let text = core::mem::take(&mut self.url);
+                    let bad = self.pos;
+                    *self = *back;
+                    if let Some(opener) = self.bracketed.first() {
+                        self.reread.push(Reread {
+                            cut: opener.start,
+                            paren: self.pos,
+                            bad,
+                            before: self.stack.clone(),
+                        });
+                    }
+                    self.bracket_is_text();
+                    for c in core::iter::once('(').chain(text.chars()).chain([c]) {
+                        self.step(c);
+                    }
+                    return;
+                }
+                Some(back) if mode != Mode::Text && self.url.len() < MAX_URL => {
+                    self.url.push(c);
+                    self.before_url = Some(back);
+                }
+                _ => {}
+            }
+            self.mode = mode;
         }
         if c == '\n' || c == '\r' {
             // `\n`, `\r\n` and a lone `\r` each end a line.
@@ -607,21 +698,11 @@ impl Inline {
                     self.extend_run(c);
                 }
             }
-            Mode::Url { depth, image } => {
+            Mode::Url { .. } => {
                 if self.escaped {
                     self.escaped = false;
                 } else if c == '\\' {
                     self.escaped = true;
-                } else if c == '(' {
-                    self.mode = Mode::Url {
-                        depth: depth + 1,
-                        image,
-                    };
-                } else if c == ')' {
-                    self.mode = match depth.checked_sub(1) {
-                        Some(depth) => Mode::Url { depth, image },
-                        None => Mode::Text,
-                    };
                 }
             }
             Mode::Tag { start, quote } => {
@@ -640,6 +721,49 @@ impl Inline {
             }
         }
         self.advance(c);
+    }
+
+    /// The mode after `c` inside a link's `(...)` at `dest`, `depth`
+    /// parentheses deep in its destination, and whether a link may still
+    /// follow (CommonMark's link grammar, as pulldown-cmark reads it).
+    fn url_step(&self, dest: Dest, depth: usize, image: Option<Point>, c: char) -> (Mode, bool) {
+        let white = is_white(c);
+        let url = |dest, depth| Mode::Url { depth, image, dest };
+        let same = (url(dest, depth), true);
+        let plain = |depth: usize| match c {
+            _ if self.escaped => (url(Dest::Plain, depth), true),
+            '(' => (url(Dest::Plain, depth + 1), true),
+            ')' => match depth.checked_sub(1) {
+                Some(depth) => (url(Dest::Plain, depth), true),
+                None => (Mode::Text, true),
+            },
+            _ => (url(Dest::Plain, depth), true),
+        };
+        match dest {
+            Dest::Lead | Dest::Gap | Dest::After | Dest::Pointed if white => {
+                let dest = if dest == Dest::Pointed {
+                    Dest::Gap
+                } else {
+                    dest
+                };
+                (url(dest, 0), true)
+            }
+            Dest::Lead | Dest::Gap | Dest::After | Dest::Pointed if c == ')' => (Mode::Text, true),
+            Dest::Lead | Dest::Plain if c < ' ' && !white => (same.0, false),
+            Dest::Lead if c == '<' => (url(Dest::Pointy, 0), true),
+            Dest::Lead => plain(0),
+            // Parentheses left open make no link.
+            Dest::Plain if white => (url(Dest::Gap, 0), depth == 0),
+            Dest::Plain => plain(depth),
+            Dest::Pointy | Dest::Title(_) if self.escaped => same,
+            Dest::Pointy if c == '>' => (url(Dest::Pointed, 0), true),
+            Dest::Pointy => (same.0, !matches!(c, '<' | '\n' | '\r')),
+            Dest::Gap if c == '"' || c == '\'' => (url(Dest::Title(c), 0), true),
+            Dest::Gap if c == '(' => (url(Dest::Title(')'), 0), true),
+            Dest::Title(q) if c == q => (url(Dest::After, 0), true),
+            Dest::Title(q) => (same.0, !(q == ')' && c == '(')),
+            Dest::Gap | Dest::After | Dest::Pointed => (same.0, false),
+        }
     }
 
     /// The point after everything read so far.
@@ -912,8 +1036,8 @@ impl Inline {
                 end = image.start;
             }
             stack.truncate(i);
-            let at = (self.pos, self.bracket_end, self.closed);
-            return finish(stack, end, suffix, true, at);
+            let read = (self.pos, self.bracket_end, self.closed);
+            return self.settle(finish(stack, end, suffix, true, read), read);
         }
         let mut trim = true;
         match self.mode {
@@ -969,9 +1093,14 @@ impl Inline {
                 }
                 trim = false;
             }
-            Mode::Url { image, depth } => match image {
+            Mode::Url { image, depth, dest } => match image {
                 Some(start) => end = start,
                 None => {
+                    match dest {
+                        Dest::Pointy => suffix.push('>'),
+                        Dest::Title(q) => suffix.push(q),
+                        _ => {}
+                    }
                     push_n(&mut suffix, ')', MAX_RUN.min(depth + 1));
                     trim = false;
                 }
@@ -1025,21 +1154,40 @@ impl Inline {
             }
         }
         let read = (self.pos, self.bracket_end, self.closed);
-        let mut view = finish(stack, end, suffix, trim, read);
+        self.settle(finish(stack, end, suffix, trim, read), read)
+    }
+
+    /// `view`, cut back further where the text it cuts away leaves what it
+    /// shows reading otherwise.
+    fn settle(&self, mut view: (usize, String), read: Read) -> (usize, String) {
         // Cut before a tilde run that closed nothing: the openers it left
         // closing nothing are open again (the earliest such run the cut
         // precedes restores the most; the view from there may cut before
         // an earlier one still).
         let mut limit = self.dropped.len();
-        while let Some(i) = self.dropped[..limit]
-            .iter()
-            .position(|(at, _)| view.0 <= at.at)
-        {
-            let (at, before) = &self.dropped[i];
-            view = finish(before.clone(), *at, String::new(), true, read);
-            limit = i;
+        loop {
+            if let Some(i) = self.dropped[..limit]
+                .iter()
+                .position(|(at, _)| view.0 <= at.at)
+            {
+                let (at, before) = &self.dropped[i];
+                view = finish(before.clone(), *at, String::new(), true, read);
+                limit = i;
+                continue;
+            }
+            // A view showing a `(` read again as text, but not the
+            // character that made it so, would read a link: cut before
+            // its bracket (the outermost, when they nest).
+            let Some(r) = self
+                .reread
+                .iter()
+                .filter(|r| r.paren < view.0 && view.0 <= r.bad)
+                .min_by_key(|r| r.cut.at)
+            else {
+                return view;
+            };
+            view = finish(r.before.clone(), r.cut, String::new(), true, read);
         }
-        view
     }
 }
 
@@ -1524,7 +1672,7 @@ mod tests {
     #[test]
     fn fuzz_findings_of_one_long_input() {
         // Each a reduction of one input a ten-minute run found
-        // (fuzz/open/markdown_stream/a-control-character-in-a-link-destination).
+        // (fuzz/regressions/markdown_stream/a-control-character-in-a-link-destination).
         // An intraword `**` matches a closer (`a**c**` is strong).
         assert_eq!(h("T**c**"), "T**c**");
         // A latent `*` the added closers would match is hidden; one the
@@ -1566,6 +1714,29 @@ mod tests {
         // found-after-the-punctuation-rules).
         assert_eq!(h("~~\"~*~~\n"), "~~\"~~");
         assert_eq!(h("~~\"~~"), "~~\"~~");
+    }
+
+    #[test]
+    fn a_link_is_read_as_commonmarks_grammar_reads_it() {
+        // A destination holding a control character makes no link: what
+        // followed its `(` is text (fuzz/regressions/markdown_stream/
+        // a-control-character-in-a-link-destination).
+        assert_eq!(h("~~[](\u{f}~"), "~~[](\u{f}~~");
+        assert_eq!(h("[](`\u{1}`"), "[](`\u{1}`");
+        assert_eq!(h("**a [b](c\u{1}**"), "**a [b](c\u{1}**");
+        // So does text after the destination that is no title.
+        assert_eq!(h("**[a](b c"), "**[a](b c**");
+        assert_eq!(h("**[a](b 'c' d"), "**[a](b 'c' d**");
+        assert_eq!(h("*[a](b(c) d"), "*[a](b(c) d*");
+        // A title, or a destination in `<...>`, is closed before the `)`.
+        assert_eq!(h("**[a](b \"c"), "**[a](b \"c\")**");
+        assert_eq!(h("**[a](b (c"), "**[a](b (c))**");
+        assert_eq!(h("**[a](<b c"), "**[a](<b c>)**");
+        // A view that would show the `(` but not what made it no link (an
+        // image opened after it hides from its `!`) is cut before the
+        // bracket: it would read a link again.
+        assert_eq!(h("[](![ {"), "");
+        assert_eq!(h("x [](![ {"), "x ");
     }
 
     #[test]
