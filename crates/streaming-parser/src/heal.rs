@@ -148,14 +148,15 @@ enum Mode {
     },
 }
 
-/// A bracket whose `(...)` made no link and was read again as text.
+/// A bracket that turned out to be text: no `(` followed it, or its
+/// `(...)` made no link and was read again as text.
 #[derive(Debug, Clone)]
 struct Reread {
     /// Where the bracket starts, and the openers before it.
     cut: Point,
     before: Vec<Entry>,
-    /// Where its `(` is, and the character that made it no link.
-    paren: usize,
+    /// A view ending after this offset reads it as text: the `]` no `(`
+    /// follows, or the character that made its `(...)` no link.
     bad: usize,
 }
 
@@ -556,7 +557,8 @@ impl Inline {
                 self.advance(c);
                 return;
             }
-            self.bracket_is_text();
+            // A view ending right after the `]` completes the link.
+            self.bracket_is_text(self.pos - 1);
         }
         if let Some(start) = self.lt.take() {
             if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
@@ -572,15 +574,7 @@ impl Inline {
                     let text = core::mem::take(&mut self.url);
                     let bad = self.pos;
                     *self = *back;
-                    if let Some(opener) = self.bracketed.first() {
-                        self.reread.push(Reread {
-                            cut: opener.start,
-                            paren: self.pos,
-                            bad,
-                            before: self.stack.clone(),
-                        });
-                    }
-                    self.bracket_is_text();
+                    self.bracket_is_text(bad);
                     for c in core::iter::once('(').chain(text.chars()).chain([c]) {
                         self.step(c);
                     }
@@ -919,9 +913,14 @@ impl Inline {
 
     /// The bracket closed last makes no link: it is text, and the openers
     /// inside it are open again.
-    fn bracket_is_text(&mut self) {
+    fn bracket_is_text(&mut self, bad: usize) {
         let mut inside = core::mem::take(&mut self.bracketed).into_iter();
         if let Some(opener) = inside.next() {
+            self.reread.push(Reread {
+                cut: opener.start,
+                before: self.stack.clone(),
+                bad,
+            });
             // A view cut right after the `[` would end with an open
             // bracket: cut before it.
             self.stack.extend(inside.map(|mut e| {
@@ -1175,13 +1174,13 @@ impl Inline {
                 limit = i;
                 continue;
             }
-            // A view showing a `(` read again as text, but not the
-            // character that made it so, would read a link: cut before
-            // its bracket (the outermost, when they nest).
+            // A view showing a bracket that is text, but not the
+            // character that made it so, would read a bracket or a link:
+            // cut before it (the outermost, when they nest).
             let Some(r) = self
                 .reread
                 .iter()
-                .filter(|r| r.paren < view.0 && view.0 <= r.bad)
+                .filter(|r| r.cut.at < view.0 && view.0 <= r.bad)
                 .min_by_key(|r| r.cut.at)
             else {
                 return view;
@@ -1737,6 +1736,10 @@ mod tests {
         // bracket: it would read a link again.
         assert_eq!(h("[](![ {"), "");
         assert_eq!(h("x [](![ {"), "x ");
+        // A bracket no `(` follows is text too: a view cut inside it would
+        // read a bracket (fuzz/regressions/markdown_stream/
+        // a-bracket-that-is-text-after-a-line-end).
+        assert_eq!(h("[ *-*g**e`d`]\n"), "");
     }
 
     #[test]
