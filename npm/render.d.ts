@@ -1,4 +1,4 @@
-import type { Init, InitSync, Issue, JsonInput, Surface } from './types.js';
+import type { Component, Init, InitSync, Issue, JsonInput, Surface } from './types.js';
 import type { CatalogOptions } from './validator.js';
 export type * from './types.js';
 export type { CatalogOptions, CatalogInput } from './validator.js';
@@ -10,10 +10,26 @@ export default init;
 export declare const initSync: InitSync;
 
 export interface RenderOptions extends CatalogOptions {
-  /** `"published"` (SPEC.md section 10, the default). */
-  mode?: 'published';
+  /**
+   * `"published"` (SPEC.md section 10, the default), or `"preview"` (section
+   * 15): `data-section-id` on the surface, `data-component-id` on each
+   * component, labelled placeholders (`data-ch-placeholder`) for flagged
+   * parts, and the ghost drawn where it will land (`data-ch-ghost`).
+   */
+  mode?: 'published' | 'preview';
+  /** In a preview: the operation being written, its path into the surface. */
+  ghost?: PreviewGhost | null;
   /** The locale calls without their own format in (a BCP 47 tag), written on the surface as `lang`. */
   locale?: string;
+}
+
+/** The operation a model is writing, as far as it is read. */
+export interface PreviewGhost {
+  op: string;
+  /** A JSON Pointer into the surface (`/components/-`, `/components/3/props/text`). */
+  path: string;
+  /** The component read so far (only its id, name and props). */
+  component?: Partial<Component>;
 }
 
 /** `html` is null when the surface has errors; flags come back in `issues` beside the HTML. */

@@ -9,10 +9,11 @@ export { init as default, initSync, SurfacesError };
 const optional = (value, at, what) => (value === undefined || value === null ? undefined : string(value, at, what));
 const args = (options) => [catalogOf(options), optional(options?.mode, '/mode', 'options.mode'), optional(options?.locale, '/locale', 'options.locale')];
 
-/** A surface as published-page markup: `{ok, html, issues}` (`html` null when it has errors). */
+/** A surface as published-page or preview markup: `{ok, html, issues}` (`html` null when it has errors). */
 export function renderSurface(surface, options) {
   const [catalog, mode, locale] = args(options);
-  return JSON.parse(run(() => wasm.renderSurface(text(surface), catalog, mode, locale)));
+  const ghost = options?.ghost == null ? undefined : JSON.stringify(options.ghost);
+  return JSON.parse(run(() => wasm.renderSurface(text(surface), catalog, mode, locale, ghost)));
 }
 
 /** Every surface fence of a markdown body as markup, in order: `{ok, html, issues}`. */

@@ -260,7 +260,7 @@ impl Renderer<'_> {
         let panels: Vec<&Value> = self
             .child_indices(node.value)
             .into_iter()
-            .filter(|i| !self.left_out.components.contains(i))
+            .filter(|i| self.left_out.component(*i).is_none())
             .filter_map(|i| self.components.get(i))
             .collect();
         let bound = props.get("value");
@@ -297,8 +297,10 @@ impl Renderer<'_> {
             out.push_str("</label>\n");
         }
         for panel in &panels {
+            let start = out.len();
             let panel_tag = open(out, "div").attr("class", "ch-tabpanel");
             self.panel_visible(panel_tag, panel).close();
+            self.mark(out, start, panel.get("id").and_then(Value::as_str), false);
             out.push('\n');
             self.children(out, panel, node.depth + 1);
             end(out, "div");

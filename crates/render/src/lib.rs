@@ -64,6 +64,17 @@
 //!   lines), not as markdown: the site's markdown pipeline owns that.
 //! - `Chart` renders its data as a table (an accessible fallback a theme can
 //!   replace); `Form` renders its fields and a button running `onSubmit`.
+//! - Preview mode ([`Mode::Preview`], SPEC.md section 15): a flagged part
+//!   is a `<div class="ch-placeholder" data-ch-placeholder="CODE">` whose
+//!   `<span class="ch-placeholder-label">` says `Name "id": message`: an
+//!   unknown component in its place, its children inside; an invalid prop
+//!   after its component (which renders without it); a child not allowed
+//!   after its parent, in place of the child. `data-component-id` goes on
+//!   a component's first element (inside a `visible` wrapper, which has no
+//!   box to point at). The ghost of an added component is drawn last in
+//!   root (a `Draft` holds it until a parent names it), one replacing a
+//!   component in its place, one changing a component's prop or children
+//!   marks that component.
 //! - Element ids are `<surface>-<component>` (radio group names) and
 //!   `<surface>-<component>-msg` (check messages), so ids stay unique per page.
 //!
@@ -104,6 +115,8 @@ pub struct Options<'a> {
     /// The surface's or the page's locale (a BCP 47 tag), written on the
     /// surface element as `lang` so the runtime formats in it too.
     pub locale: Option<&'a str>,
+    /// Published pages, or the Build view's preview.
+    pub mode: Mode<'a>,
 }
 
 impl Default for Options<'_> {
@@ -111,8 +124,38 @@ impl Default for Options<'_> {
         Options {
             host: &PlainHost,
             locale: None,
+            mode: Mode::Published,
         }
     }
+}
+
+/// What the markup is for (SPEC.md sections 10 and 15).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mode<'a> {
+    /// A published page: what validation flags is left out.
+    Published,
+    /// The Build view's preview: the surface's element carries
+    /// `data-section-id` and each component's outer element
+    /// `data-component-id` (for click-to-scope); what validation flags is
+    /// drawn as a labelled placeholder (`data-ch-placeholder` holding the
+    /// code); the ghost, if any, is drawn where it will land
+    /// (`data-ch-ghost`).
+    Preview {
+        /// The operation being written.
+        ghost: Option<Ghost<'a>>,
+    },
+}
+
+/// The operation a model is writing, as far as it is read (a ghost never
+/// holds an id or a path the text has not finished).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ghost<'a> {
+    /// `add`, `replace`, ...
+    pub op: &'a str,
+    /// Its pointer into the surface.
+    pub path: &'a str,
+    /// The component read so far, when the operation writes one.
+    pub component: Option<&'a Value>,
 }
 
 /// What rendering gave: the HTML, `None` when validation found errors, and
@@ -217,7 +260,13 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         .unwrap_or(&empty);
     let left_out = LeftOut::of(&issues, components);
     let null_data = Value::Object(serde_json::Map::new());
+    let (preview, ghost) = match options.mode {
+        Mode::Published => (false, Drawn::Nothing),
+        Mode::Preview { ghost } => (true, ghost.map_or(Drawn::Nothing, |g| drawn(g, components))),
+    };
     let r = Renderer {
+        preview,
+        ghost,
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
         data: doc.get("data").unwrap_or(&null_data),
         components,
@@ -230,6 +279,9 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
     };
     let mut out = String::new();
     let mut t = open(&mut out, "div").attr(markup::SURFACE, r.surface);
+    if preview {
+        t = t.attr(markup::SECTION_ID, r.surface);
+    }
     if let Some(width) = doc.pointer("/style/width").and_then(Value::as_str) {
         t = t.attr("class", &["ch-surface ch-width-", width].concat());
     }
@@ -307,15 +359,17 @@ pub fn escape_into(out: &mut String, text: &str) {
 /// WebAssembly module.)
 #[derive(Default)]
 struct LeftOut<'a> {
-    components: Vec<usize>,
+    /// By position, with the issue that flags it.
+    components: Vec<(usize, &'a Issue)>,
     /// By the parent's id and the entry's position (`usize::MAX`: all).
-    entries: Vec<(&'a str, usize)>,
-    /// The props of the components with invalid ones, without them.
-    props: Vec<(usize, Value)>,
+    entries: Vec<(&'a str, usize, &'a Issue)>,
+    /// The props of the components with invalid ones, without them, and
+    /// the issues.
+    props: Vec<(usize, Value, Vec<&'a Issue>)>,
 }
 
 impl<'a> LeftOut<'a> {
-    fn of(issues: &[Issue], components: &'a [Value]) -> LeftOut<'a> {
+    fn of(issues: &'a [Issue], components: &'a [Value]) -> LeftOut<'a> {
         let mut out = LeftOut::default();
         for issue in issues.iter().filter(|i| i.severity == Severity::Flag) {
             let segments = pointer::parse(&issue.path).unwrap_or_default();
@@ -334,37 +388,88 @@ impl<'a> LeftOut<'a> {
                 .unwrap_or_default();
             let rest: Vec<&str> = segments[2..].iter().map(String::as_str).collect();
             match rest.as_slice() {
-                ["children"] => out.entries.push((id, usize::MAX)),
-                ["children", j, ..] => out.entries.extend(j.parse().ok().map(|j| (id, j))),
+                ["children"] => out.entries.push((id, usize::MAX, issue)),
+                ["children", j, ..] => out.entries.extend(j.parse().ok().map(|j| (id, j, issue))),
                 ["props", key, ..] => {
-                    if !out.props.iter().any(|(k, _)| *k == i) {
-                        out.props.push((i, component["props"].clone()));
+                    if !out.props.iter().any(|(k, ..)| *k == i) {
+                        out.props.push((i, component["props"].clone(), Vec::new()));
                     }
-                    let props = out.props.iter_mut().find(|(k, _)| *k == i);
-                    if let Some(map) = props.and_then(|(_, p)| p.as_object_mut()) {
-                        map.remove(*key);
+                    if let Some((_, props, flags)) = out.props.iter_mut().find(|(k, ..)| *k == i) {
+                        flags.push(issue);
+                        if let Some(map) = props.as_object_mut() {
+                            map.remove(*key);
+                        }
                     }
                 }
-                _ => out.components.push(i),
+                _ => out.components.push((i, issue)),
             }
         }
         out
     }
 
-    /// Whether the `j`th child of `parent` is left out.
-    fn entry(&self, parent: &Value, j: usize) -> bool {
+    /// The issue leaving out the `j`th child of `parent`, if one does.
+    fn entry(&self, parent: &Value, j: usize) -> Option<&'a Issue> {
         let id = parent.get("id").and_then(Value::as_str).unwrap_or_default();
-        self.entries.contains(&(id, j)) || self.entries.contains(&(id, usize::MAX))
+        let found = self
+            .entries
+            .iter()
+            .find(|(p, k, _)| *p == id && (*k == j || *k == usize::MAX));
+        found.map(|(.., issue)| *issue)
     }
 
-    /// The props of component `i` without its invalid ones, if it has any.
-    fn props(&self, i: usize) -> Option<&Value> {
-        self.props.iter().find(|(k, _)| *k == i).map(|(_, p)| p)
+    /// The issue leaving out component `i`, if one does.
+    fn component(&self, i: usize) -> Option<&'a Issue> {
+        self.components
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map(|(_, issue)| *issue)
+    }
+
+    /// The props of component `i` without its invalid ones, and the issues
+    /// flagging those, if it has any.
+    fn props(&self, i: usize) -> Option<(&Value, &[&'a Issue])> {
+        let found = self.props.iter().find(|(k, ..)| *k == i);
+        found.map(|(_, props, issues)| (props, issues.as_slice()))
+    }
+}
+
+/// Where a preview draws the ghost.
+#[derive(Clone, Copy)]
+enum Drawn<'a> {
+    Nothing,
+    /// The operation changes this component (a prop, its children): it is
+    /// marked.
+    Mark(usize),
+    /// It replaces this component with the one read so far.
+    Replace(usize, &'a Value),
+    /// It adds a component: drawn last in root's children (a `Draft` holds
+    /// an added component until a parent's `children` names it, so no
+    /// valid draft names it yet).
+    Add(&'a Value),
+}
+
+/// Where `ghost` lands among `components`.
+fn drawn<'a>(ghost: Ghost<'a>, components: &[Value]) -> Drawn<'a> {
+    let segments = pointer::parse(ghost.path).unwrap_or_default();
+    let index = segments.get(1).and_then(|i| i.parse::<usize>().ok());
+    let index = index.filter(|i| *i < components.len());
+    match (segments.first().map(String::as_str), index, ghost.component) {
+        (Some("components"), Some(i), _) if segments.len() > 2 => Drawn::Mark(i),
+        (Some("components"), Some(i), Some(c)) if segments.len() == 2 && ghost.op == "replace" => {
+            Drawn::Replace(i, c)
+        }
+        (Some("components"), _, Some(c)) if segments.len() == 2 && ghost.op == "add" => {
+            Drawn::Add(c)
+        }
+        _ => Drawn::Nothing,
     }
 }
 
 /// One surface being rendered.
 struct Renderer<'a> {
+    /// For the Build view's preview ([`Mode::Preview`]).
+    preview: bool,
+    ghost: Drawn<'a>,
     /// Its id, which element ids are scoped by.
     surface: &'a str,
     /// Its data: the state every value is computed from initially.
@@ -520,7 +625,7 @@ impl<'a> Renderer<'a> {
     fn child_indices(&self, component: &Value) -> Vec<usize> {
         let ids = component.get("children").and_then(Value::as_array);
         let ids = ids.into_iter().flatten().enumerate();
-        ids.filter(|(j, _)| !self.left_out.entry(component, *j))
+        ids.filter(|(j, _)| self.left_out.entry(component, *j).is_none())
             .filter_map(|(_, id)| id.as_str().and_then(|id| self.find(id)))
             .collect()
     }
@@ -528,6 +633,22 @@ impl<'a> Renderer<'a> {
     fn children(&self, out: &mut String, component: &Value, depth: usize) {
         for i in self.child_indices(component) {
             self.component(out, i, depth + 1);
+        }
+        // A preview draws a component being added last in root.
+        let root = component.get("id").and_then(Value::as_str) == Some("root");
+        if root && matches!(self.ghost, Drawn::Add(_)) {
+            self.ghost_component(out, depth + 1);
+        }
+    }
+
+    /// The ghost of a component being added or replacing one.
+    fn ghost_component(&self, out: &mut String, depth: usize) {
+        if let Drawn::Add(c) | Drawn::Replace(_, c) = self.ghost {
+            if depth <= 8 {
+                let start = out.len();
+                self.body(out, &Node::new(c, depth, None));
+                self.mark(out, start, c.get("id").and_then(Value::as_str), true);
+            }
         }
     }
 
@@ -543,15 +664,85 @@ impl<'a> Renderer<'a> {
             self.open_visible(out, visible);
             out.push('\n');
         }
-        if self.left_out.components.contains(&index) {
+        let start = out.len();
+        match (self.left_out.component(index), self.ghost) {
+            (_, Drawn::Replace(i, _)) if i == index => self.ghost_component(out, depth),
+            (Some(issue), _) if self.preview => {
+                self.placeholder(out, &Node::new(c, depth, None), issue, true)
+            }
             // Left out: its children show in its place.
-            self.children(out, c, depth);
-        } else {
-            self.body(out, &Node::new(c, depth, self.left_out.props(index)));
+            (Some(_), _) => self.children(out, c, depth),
+            (None, _) => {
+                let props = self.left_out.props(index);
+                let node = Node::new(c, depth, props.map(|(p, _)| p));
+                self.body(out, &node);
+                let ghost = matches!(self.ghost, Drawn::Mark(i) if i == index);
+                self.mark(out, start, Some(node.id), ghost);
+                if self.preview {
+                    self.flagged(out, &node, props.map_or(&[][..], |(_, issues)| issues));
+                }
+            }
         }
         if visible.is_some() {
             end(out, "div");
         }
+    }
+
+    /// In a preview, `data-component-id` (and `data-ch-ghost`) on the
+    /// element written from `start`, the component's outer element.
+    fn mark(&self, out: &mut String, start: usize, id: Option<&str>, ghost: bool) {
+        let Some(name_end) = out[start..].find([' ', '>']).filter(|_| self.preview) else {
+            return;
+        };
+        let mut attrs = String::new();
+        if let Some(id) = id {
+            attrs.push_str(" data-component-id=\"");
+            escape_into(&mut attrs, id);
+            attrs.push('"');
+        }
+        if ghost {
+            attrs.push(' ');
+            attrs.push_str(markup::GHOST);
+        }
+        out.insert_str(start + name_end, &attrs);
+    }
+
+    /// After `node`, in a preview: a placeholder for each of its invalid
+    /// props (`props`) and for each child not allowed where it is.
+    fn flagged(&self, out: &mut String, node: &Node, props: &[&Issue]) {
+        for issue in props {
+            self.placeholder(out, node, issue, false);
+        }
+        let ids = node.value.get("children").and_then(Value::as_array);
+        for (j, id) in ids.into_iter().flatten().enumerate() {
+            let child = id.as_str().and_then(|id| self.find(id));
+            if let Some((i, issue)) = child.zip(self.left_out.entry(node.value, j)) {
+                let child = Node::new(&self.components[i], node.depth + 1, None);
+                self.placeholder(out, &child, issue, false);
+            }
+        }
+    }
+
+    /// A preview's labelled placeholder for what `issue` flags in `node`
+    /// (its children inside when `children`).
+    fn placeholder(&self, out: &mut String, node: &Node, issue: &Issue, children: bool) {
+        open(out, "div")
+            .attr("class", "ch-placeholder")
+            .attr(markup::PLACEHOLDER, issue.code)
+            .attr(markup::COMPONENT_ID, node.id)
+            .close();
+        open(out, "span")
+            .attr("class", "ch-placeholder-label")
+            .close();
+        escape_into(
+            out,
+            &[node.name, " \"", node.id, "\": ", &issue.message].concat(),
+        );
+        end(out, "span");
+        if children {
+            self.children(out, node.value, node.depth);
+        }
+        end(out, "div");
     }
 
     /// Writes a component through its family; a name no family knows is a

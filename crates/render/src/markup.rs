@@ -27,6 +27,14 @@ pub(crate) const ATTR: &str = "data-ch-attr";
 pub(crate) const CHECKS: &str = "data-ch-checks";
 /// The element a field's failing check writes its message into.
 pub(crate) const MESSAGE: &str = "data-ch-message";
+/// In a preview (SPEC.md section 15): a section's outer element, naming it.
+pub(crate) const SECTION_ID: &str = "data-section-id";
+/// In a preview: a component's outer element, naming it.
+pub(crate) const COMPONENT_ID: &str = "data-component-id";
+/// In a preview: a placeholder for a flagged part, holding the code.
+pub(crate) const PLACEHOLDER: &str = "data-ch-placeholder";
+/// In a preview: the operation being written.
+pub(crate) const GHOST: &str = "data-ch-ghost";
 
 /// An element being written: `<tag attr="..." ...>`.
 pub(crate) struct Tag<'o> {

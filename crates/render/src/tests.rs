@@ -442,6 +442,7 @@ fn the_locale_formats_calls_without_one_and_is_written_as_lang() {
     let options = Options {
         host: &Echo,
         locale: Some("de-DE"),
+        mode: Mode::Published,
     };
     let html = render_surface(&doc, &Catalog::default_blog(), options)
         .html
@@ -561,4 +562,135 @@ fn a_video_is_a_player_only_for_a_media_file() {
         );
         assert!(html.contains("<video class=\"ch-video\""), "{file}: {html}");
     }
+}
+
+fn preview(doc: &Value, ghost: Option<Ghost>) -> String {
+    let options = Options {
+        mode: Mode::Preview { ghost },
+        ..Options::default()
+    };
+    render_surface(doc, &Catalog::default_blog(), options)
+        .html
+        .expect("a valid surface")
+}
+
+#[test]
+fn a_preview_names_the_section_and_every_component() {
+    let doc = surface(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["title", "tabs"]},
+            {"id": "title", "component": "Heading", "props": {"text": "Hi"}},
+            {"id": "tabs", "component": "Tabs", "children": ["one"]},
+            {"id": "one", "component": "TabPanel", "props": {"label": "One"}, "children": ["body"]},
+            {"id": "body", "component": "Text", "props": {"text": "x"}, "visible": {"eq": [1, 1]}}
+        ]),
+        json!({}),
+    );
+    let html = preview(&doc, None);
+    assert!(
+        html.starts_with(r#"<div data-ch-surface="demo" data-section-id="demo">"#),
+        "{html}"
+    );
+    for id in ["root", "title", "tabs", "one", "body"] {
+        let attr = format!(r#"data-component-id="{id}""#);
+        assert_eq!(html.matches(&attr).count(), 1, "{id} in {html}");
+    }
+    // On the outer element itself, never on a display:contents wrapper
+    // (which has no box to find by a point).
+    assert!(html.contains(r#"<h2 data-component-id="title""#), "{html}");
+    assert!(
+        html.contains(
+            r#"<div style="display:contents" data-ch-visible="{&quot;eq&quot;:[1,1]}">
+<p data-component-id="body""#
+        ),
+        "{html}"
+    );
+    // A published page has none of it.
+    let published = render_surface(&doc, &Catalog::default_blog(), Options::default());
+    let published = published.html.unwrap();
+    assert!(!published.contains("data-component-id") && !published.contains("data-section-id"));
+}
+
+#[test]
+fn a_preview_draws_what_is_flagged_as_a_labelled_placeholder() {
+    let doc = surface(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["odd", "title"]},
+            {"id": "odd", "component": "Nope", "children": ["inner"]},
+            {"id": "inner", "component": "Text", "props": {"text": "still here"}},
+            {"id": "title", "component": "Heading", "props": {"text": "Hi", "level": 9}, "children": ["kid"]},
+            {"id": "kid", "component": "Text", "props": {"text": "not allowed"}}
+        ]),
+        json!({}),
+    );
+    let html = preview(&doc, None);
+    // The unknown component: a placeholder with its children inside.
+    let odd = html.find(r#"data-ch-placeholder="unknown_component" data-component-id="odd""#);
+    let inner = html.find("still here");
+    assert!(odd.is_some() && inner > odd, "{html}");
+    assert!(
+        html.contains(r#"<span class="ch-placeholder-label">Nope &quot;odd&quot;: "#),
+        "{html}"
+    );
+    // The invalid prop: the heading without it, and a placeholder naming it.
+    assert!(html.contains(r#"<h2 data-component-id="title""#), "{html}");
+    assert!(
+        html.contains(r#"data-ch-placeholder="invalid_prop" data-component-id="title""#),
+        "{html}"
+    );
+    // The child not allowed: its placeholder, not its content.
+    assert!(
+        html.contains(r#"data-ch-placeholder="children_not_allowed" data-component-id="kid""#),
+        "{html}"
+    );
+    assert!(!html.contains("not allowed</p>"), "{html}");
+}
+
+#[test]
+fn a_preview_draws_the_ghost_where_it_will_land() {
+    let new = json!({"id": "cta", "component": "Button", "props": {"label": "Sta"}});
+    let add = |path| Ghost {
+        op: "add",
+        path,
+        component: Some(&new),
+    };
+    let alone = surface(
+        json!([{"id": "root", "component": "Stack", "children": ["title"]},
+        {"id": "title", "component": "Heading", "props": {"text": "Hi"}}]),
+        json!({}),
+    );
+    // Added: drawn last in root, with what was read of it.
+    let html = preview(&alone, Some(add("/components/-")));
+    let ghost = html.find(r#"data-component-id="cta" data-ch-ghost"#);
+    assert!(ghost.is_some() && ghost > html.find("Hi</h2>"), "{html}");
+    assert!(html.contains(">Sta<"), "{html}");
+    // Replacing a component: drawn in its place.
+    let replace = Ghost {
+        op: "replace",
+        path: "/components/1",
+        component: Some(&new),
+    };
+    let html = preview(&alone, Some(replace));
+    assert!(
+        !html.contains("Hi</h2>") && html.contains("data-ch-ghost"),
+        "{html}"
+    );
+    // Changing one's prop: that component is marked.
+    let prop = Ghost {
+        op: "replace",
+        path: "/components/1/props/text",
+        component: None,
+    };
+    let html = preview(&alone, Some(prop));
+    assert!(
+        html.contains(r#"<h2 data-component-id="title" data-ch-ghost>"#),
+        "{html}"
+    );
+    // A path that names nothing draws nothing.
+    let nowhere = Ghost {
+        op: "add",
+        path: "/data/x",
+        component: None,
+    };
+    assert!(!preview(&alone, Some(nowhere)).contains("data-ch-ghost"));
 }

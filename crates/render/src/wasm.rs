@@ -5,8 +5,10 @@
 //! given, as the runtime formats it in the browser.
 
 use crate::{
-    render_markdown as markdown_html, render_surface_text as surface_html, Options, Rendered,
+    render_markdown as markdown_html, render_surface_text as surface_html, Ghost, Mode, Options,
+    Rendered,
 };
+use serde_json::Value;
 use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
 use validator_wasm::issue::issues_json;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
@@ -22,31 +24,57 @@ fn outcome(rendered: Rendered) -> String {
     .to_string()
 }
 
-/// The options for `mode` (only `"published"` so far) and `locale`.
-fn options<'a>(mode: Option<&str>, locale: Option<&'a str>) -> Result<Options<'a>, JsError> {
-    match mode {
-        None | Some("published") => Ok(Options {
-            host: &Intl,
-            locale,
-        }),
-        Some(other) => Err(thrown(
-            "invalid_option",
-            "/mode",
-            &["unknown render mode \"", other, "\" (published)"].concat(),
-        )),
-    }
+/// The options for `mode` (`"published"` or `"preview"`), `locale` and,
+/// in a preview, `ghost` (`{op, path, component?}`).
+fn options<'a>(
+    mode: Option<&str>,
+    locale: Option<&'a str>,
+    ghost: &'a Value,
+) -> Result<Options<'a>, JsError> {
+    let text = |key| ghost.get(key).and_then(Value::as_str);
+    let mode = match mode {
+        None | Some("published") => Mode::Published,
+        Some("preview") => Mode::Preview {
+            ghost: text("op").zip(text("path")).map(|(op, path)| Ghost {
+                op,
+                path,
+                component: ghost.get("component").filter(|c| c.is_object()),
+            }),
+        },
+        Some(other) => {
+            return Err(thrown(
+                "invalid_option",
+                "/mode",
+                &["unknown render mode \"", other, "\" (published, preview)"].concat(),
+            ))
+        }
+    };
+    Ok(Options {
+        host: &Intl,
+        locale,
+        mode,
+    })
 }
 
-/// `renderSurface(surfaceJson, catalog, mode?, locale?)`: a surface
-/// document as published-page markup.
+/// The ghost's JSON text read (null when absent or not JSON).
+fn ghost_value(ghost: Option<String>) -> Value {
+    ghost
+        .and_then(|g| serde_json::from_str(&g).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// `renderSurface(surfaceJson, catalog, mode?, locale?, ghostJson?)`: a
+/// surface document as published-page or preview markup.
 #[wasm_bindgen(js_name = renderSurface)]
 pub fn render_surface(
     surface: &str,
     catalog: &LoadedCatalog,
     mode: Option<String>,
     locale: Option<String>,
+    ghost: Option<String>,
 ) -> Result<String, JsError> {
-    let options = options(mode.as_deref(), locale.as_deref())?;
+    let ghost = ghost_value(ghost);
+    let options = options(mode.as_deref(), locale.as_deref(), &ghost)?;
     Ok(outcome(surface_html(surface, &catalog.get(), options)))
 }
 
@@ -59,7 +87,7 @@ pub fn render_markdown(
     mode: Option<String>,
     locale: Option<String>,
 ) -> Result<String, JsError> {
-    let options = options(mode.as_deref(), locale.as_deref())?;
+    let options = options(mode.as_deref(), locale.as_deref(), &Value::Null)?;
     Ok(outcome(markdown_html(body, &catalog.get(), options)))
 }
 
@@ -71,6 +99,7 @@ pub fn is_interactive(surface: &str, catalog: &LoadedCatalog) -> bool {
     let options = Options {
         host: &Intl,
         locale: None,
+        mode: Mode::Published,
     };
     surface_html(surface, &catalog.get(), options).interactive()
 }
