@@ -433,11 +433,18 @@ impl MarkdownStream {
             }
             self.pending_blank.clear();
         } else {
+            // A leaf directive's line is paragraph text to CommonMark: the
+            // list the prose before it is in goes on after it, unless a
+            // blank line came between (an item may start with any number).
+            let list = self.pending_blank.is_empty()
+                && matches!(self.blocks.as_slice(), [.., p, d]
+                    if d.kind == Kind::Directive && d.depth == 0 && p.kind == Kind::Prose && p.list);
             self.start_block(Kind::Prose);
             if let Some(b) = self.blocks.last_mut() {
-                b.heading = heading;
+                (b.heading, b.list) = (heading, list);
             }
             self.inline = Inline::default();
+            self.inline.list = list;
             self.lines.clear();
         }
         let start = self.blocks.last().map_or(0, |b| b.text.len());
@@ -510,7 +517,7 @@ impl MarkdownStream {
         let line = &self.line;
         if let Some(b) = self.blocks.last_mut() {
             if b.text.is_empty() {
-                b.list = is_list_item(line);
+                b.list |= is_list_item(line);
                 self.inline.list = b.list;
             }
             b.text.push_str(line);
@@ -977,6 +984,15 @@ mod tests {
         let d = stream.document();
         assert_eq!(d["blocks"][0]["components"], json!([]));
         assert_eq!(d["blocks"][0]["ghost"], Value::Null);
+    }
+
+    #[test]
+    fn a_list_goes_on_after_a_leaf_directive() {
+        // To CommonMark `::e` is paragraph text: `3) ` after it may start
+        // an item of a new list (the prose is in one), whose content would
+        // end the code span, so none is added on its line
+        // (fuzz/regressions/markdown_stream/a-list-going-on-after-a-leaf-directive).
+        assert_eq!(crate::heal("- ]\n::e\n`\n3) "), "- ]\n::e\n`\n3) ");
     }
 
     #[test]
