@@ -71,7 +71,7 @@ test('invalid_option: modes, locales, chunks and targets of the wrong kind; a ca
   refuses(() => stream.push(null), 'invalid_option', '/chunk');
   refuses(() => s.heal(5), 'invalid_option', '');
   refuses(() => s.applyChanges(undefined, 'x'), 'invalid_option', '/changes');
-  refuses(() => r.renderSurface(surface, { mode: 'preview' }), 'invalid_option', '/mode');
+  refuses(() => r.renderSurface(surface, { mode: 'draft' }), 'invalid_option', '/mode');
   refuses(() => r.renderSurface(surface, { locale: 7 }), 'invalid_option', '/locale');
   refuses(() => r.renderMarkdown({}), 'invalid_option', '');
   refuses(() => v.validateComponent(surface.components[0], { at: 3 }), 'invalid_option', '/at');

@@ -10,7 +10,7 @@ import { consumer, root, run, PACKAGE } from './setup.mjs';
 
 const TSC = join(root, 'node_modules/.bin/tsc');
 
-// Used by both setups: every type and every export of ./validator, ./stream, ./render and ./interop.
+// Used by both setups: every type and every export of ./validator, ./stream, ./render, ./interop and ./build.
 const USES = `
 import init, {
   validate, validateComponent, validateMarkdown, patch, applyPatch, catalogPrompt, Catalog, Draft, SurfacesError, initSync,
@@ -25,13 +25,18 @@ import initStream, {
   type StreamRefusal, type Ghost, type Block, type Heal, type MarkdownChange, type JsonlChange, type A2uiChange, type Change,
   type StreamMode, type MarkdownDocument, type JsonlDocument, type A2uiDocument, type StreamDocuments, type StreamChanges,
 } from '${PACKAGE}/stream';
-import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Rendered } from '${PACKAGE}/render';
+import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Rendered, type PreviewGhost } from '${PACKAGE}/render';
 import initInterop, {
   fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport, JsonRenderImport,
   type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec,
 } from '${PACKAGE}/interop';
+import initBuild, {
+  BuildSession, previewTargetAt,
+  type AgUiEvent, type SessionSource, type BuildSessionOptions, type BuildGhost, type Divergence, type BuildProblem,
+  type BuildStatus, type BuildUpdate, type PreviewTarget,
+} from '${PACKAGE}/build';
 
-const loaders: Init[] = [init, initStream, initRender, initInterop];
+const loaders: Init[] = [init, initStream, initRender, initInterop, initBuild];
 const sync: InitSync = initSync;
 await Promise.all(loaders.map((load) => load()));
 export const inputs: InitInput[] = ['/studio.wasm', new Uint8Array(8), new ArrayBuffer(8)];
@@ -202,16 +207,38 @@ const specSoFar: Partial<JsonRenderSpec> = specImport.spec();
 // @ts-expect-error a version is v1.0 or v0.9
 toA2ui(imported[0], { version: 'v2' });
 
+const updates: BuildUpdate[] = [];
+const sessionOptions: BuildSessionOptions = { catalog: loaded, onUpdate: (u) => updates.push(u), document: page, tools: ['patch_draft'] };
+const session = new BuildSession(sessionOptions);
+const event: AgUiEvent = { type: 'STATE_DELTA', delta: [] };
+const update: BuildUpdate = session.receive(event);
+const ghost: BuildGhost | null = session.receiveText('{"say":"hi"}\\n').ghost;
+const divergences: Divergence[] = update.divergences;
+const problems: BuildProblem[] = update.errors;
+const status: BuildStatus = update.status;
+const changed: string[] = update.changed;
+const sources: SessionSource[] = [[event], (async function* () { yield event; })()];
+export const connected: Promise<void> = session.connect(sources[0]!, { signal: new AbortController().signal });
+const previewed: string = session.previewHtml() + session.previewHtml('sec');
+const previewGhost: PreviewGhost = { op: 'add', path: '/components/-', component: { id: 'x', component: 'Text' } };
+const inPreview: Rendered = renderSurface(surface, { mode: 'preview', ghost: previewGhost });
+export const target: PreviewTarget | null = previewTargetAt(null, 0, 0);
+// @ts-expect-error a session's run status is one of four
+export const runStatus: BuildStatus['run'] = 'paused';
+
 export const used = [
   sync, props, documents, named, names, severities, codes, lines, own, same, repairCodes, refusedCode, pagePatched, held,
   settled, current, now, mode, jsonlMode, jsonlAgain, a2uiDocument, anyChanges, documentsByMode, changeOf, transform,
   jsonlTransform, healed, html, ok, renderedIssues, exported, noteCodes, importOps, importedNow, specOps, specSoFar,
+  ghost, divergences, problems, status, changed, previewed, inPreview,
 ];
 `;
 
 // Browser only: the preview morph on a DOM element.
 const DOM = `
 import initMorph, { morph, Preview, type MorphOptions, type PreviewOptions } from '${PACKAGE}/morph';
+import { BuildSession } from '${PACKAGE}/build';
+export const fromDom: Promise<void>[] = [new BuildSession().connect(new EventSource('/events')), new BuildSession().connect(new WebSocket('ws://x')), new BuildSession().connect(new Response(''))];
 import { renderSurface } from '${PACKAGE}/render';
 await initMorph();
 const target: Element = document.createElement('div');

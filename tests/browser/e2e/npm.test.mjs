@@ -102,6 +102,40 @@ const calls = {
   }],
 };
 const browserOnly = {
+  // A Build session's preview in a sandboxed frame (no scripts run there),
+  // and click-to-scope by the point: previewTargetAt in a real layout.
+  build: [async (m) => {
+    const page = { sections: [
+      { id: 'sec_a', kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Stack', children: ['title', 'cta'] }, { id: 'title', component: 'Heading', props: { text: 'Pick me' } }, { id: 'cta', component: 'Button', props: { label: 'Go', href: '/go' } }], data: {} },
+      { id: 'sec_b', kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Text', props: { text: 'Second section' } }], data: {} },
+    ] };
+    const session = new m.BuildSession({ document: page });
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-same-origin');
+    frame.style.cssText = 'position:absolute;left:40px;top:30px;width:600px;height:400px;border:0';
+    const loaded = new Promise((r) => (frame.onload = r));
+    frame.srcdoc = `<!doctype html><body style="margin:0">${session.previewHtml()}</body>`;
+    document.body.append(frame);
+    await loaded;
+    const doc = frame.contentDocument;
+    const at = (selector) => {
+      const r = doc.querySelector(selector).getBoundingClientRect();
+      return m.previewTargetAt(doc, r.left + r.width / 2, r.top + r.height / 2);
+    };
+    const outer = frame.getBoundingClientRect();
+    return {
+      title: at('h2'), cta: at('[data-component-id="cta"]'), second: at('[data-section-id="sec_b"] p'),
+      below: m.previewTargetAt(doc, 5, 399), frameOffset: [outer.left, outer.top],
+      one: session.previewHtml('sec_b').includes('Second section') && !session.previewHtml('sec_b').includes('Pick me'),
+    };
+  }, (r) => {
+    assert.deepEqual(r.title, { sectionId: 'sec_a', componentId: 'title' });
+    assert.deepEqual(r.cta, { sectionId: 'sec_a', componentId: 'cta' });
+    assert.deepEqual(r.second, { sectionId: 'sec_b', componentId: 'root' });
+    assert.equal(r.below, null, 'below the last section: nothing');
+    assert.deepEqual(r.frameOffset, [40, 30]);
+    assert.equal(r.one, true);
+  }],
   morph: [(m) => {
     const target = document.createElement('div');
     target.innerHTML = '<p id="a">one</p><p id="b">two</p>';
@@ -116,6 +150,7 @@ const early = {
   stream: (m) => new m.Stream('markdown'),
   render: (m, surface) => m.renderSurface(surface),
   morph: (m) => m.morph(document.createElement('div'), '<p>x</p>'),
+  build: (m) => new m.BuildSession(),
 };
 // In the page or in Node: what the early call threw, then init() and the call again.
 async function beforeInit(m, surface, call) {

@@ -1,0 +1,545 @@
+// ./build: a build session (RFC-0020 section 6) mirrored in the Build view
+// (SPEC.md section 15). The server's AG-UI events, or the Build chat's own
+// JSON Lines, keep a local draft checked by the local validator, with the
+// ghost of the operation being written and the assistant's text. Await
+// init() once.
+import { init, initSync, need } from './studio.js';
+import { Draft, applyPatch, validate, validateComponent } from './validator.js';
+import { Stream, applyChanges } from './stream.js';
+import { renderSurface } from './render.js';
+import { SurfacesError } from './error.js';
+
+export { init as default, initSync, SurfacesError };
+
+// AG-UI 1.0's event types (@ag-ui/core's EventType): anything else is no AG-UI event.
+const TYPES = new Set(
+  'TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END TEXT_MESSAGE_CHUNK TOOL_CALL_START TOOL_CALL_ARGS TOOL_CALL_END TOOL_CALL_CHUNK TOOL_CALL_RESULT STATE_SNAPSHOT STATE_DELTA MESSAGES_SNAPSHOT ACTIVITY_SNAPSHOT ACTIVITY_DELTA RAW CUSTOM RUN_STARTED RUN_FINISHED RUN_ERROR STEP_STARTED STEP_FINISHED REASONING_START REASONING_MESSAGE_START REASONING_MESSAGE_CONTENT REASONING_MESSAGE_END REASONING_MESSAGE_CHUNK REASONING_END REASONING_ENCRYPTED_VALUE SUBAGENT_STARTED SUBAGENT_FINISHED SUBAGENT_ERROR'.split(' '),
+);
+// Keys whose cut string a ghost shows closed (the streaming parser's display keys).
+const DISPLAY_KEYS = new Set(['text', 'label', 'title', 'description', 'message']);
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const problem = (code, path, message) => ({ code, path, message });
+
+/**
+ * A tool call's input read as its deltas arrive, each character once: the
+ * value so far, with containers in place as they open, a string only once
+ * it ends (a display key's as it grows), a number or literal once it ends.
+ * Nothing is read twice, so a delta costs its length.
+ */
+class ToolInput {
+  root = undefined;
+  /** The offset where the text stopped being JSON, or -1. */
+  failed = -1;
+  /** How many values have ended (a ghost's issues are checked again only then). */
+  ended = 0;
+  at = 0;
+  stack = [];
+  token = null;
+
+  push(delta) {
+    for (const c of delta) {
+      if (this.failed >= 0) return;
+      this.char(c);
+      this.at += c.length;
+    }
+  }
+  get complete() {
+    return this.failed < 0 && this.root !== undefined && this.stack.length === 0 && this.token === null;
+  }
+  fail() {
+    this.failed = this.at;
+  }
+  place(value) {
+    const top = this.stack.at(-1);
+    if (!top) {
+      if (this.root !== undefined) return this.fail();
+      this.root = value;
+    } else if (top.array) top.value.push(value);
+    else if (top.colon) top.value[top.key] = value;
+    else return this.fail();
+    if (top) top.full = true;
+  }
+  char(c) {
+    const t = this.token;
+    if (t?.kind === 'string') return this.stringChar(t, c);
+    if (t) {
+      if (t.kind === 'number' ? /[0-9eE+\-.]/.test(c) : c >= 'a' && c <= 'z') {
+        t.text += c;
+        if (t.kind === 'literal') this.literal(t);
+        return;
+      }
+      if (t.kind === 'literal' || !NUMBER.test(t.text)) return this.fail();
+      this.token = null;
+      this.ended++;
+      this.place(Number(t.text));
+    }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') return;
+    const top = this.stack.at(-1);
+    if (c === '{' || c === '[') {
+      const value = c === '{' ? {} : [];
+      this.place(value);
+      if (top) top.full = false;
+      this.stack.push({ value, array: c === '[', key: undefined, colon: false, full: false });
+    } else if (c === '}' || c === ']') {
+      if (!top || top.array !== (c === ']')) return this.fail();
+      this.stack.pop();
+      this.ended++;
+      if (this.stack.length) this.stack.at(-1).full = true;
+    } else if (c === ':') {
+      if (!top || top.array || top.key === undefined || top.colon) return this.fail();
+      top.colon = true;
+    } else if (c === ',') {
+      if (!top || !top.full) return this.fail();
+      top.full = false;
+      if (!top.array) [top.key, top.colon] = [undefined, false];
+    } else if (c === '"') {
+      const key = top !== undefined && !top.array && !top.colon;
+      if (key && top.key !== undefined) return this.fail();
+      this.token = { kind: 'string', text: '', key, escape: null };
+    } else if (c === '-' || (c >= '0' && c <= '9')) this.token = { kind: 'number', text: c };
+    else if (c === 't' || c === 'f' || c === 'n') this.token = { kind: 'literal', text: c };
+    else this.fail();
+  }
+  literal(t) {
+    const word = { t: 'true', f: 'false', n: 'null' }[t.text[0]];
+    if (!word.startsWith(t.text)) return this.fail();
+    if (t.text === word) {
+      this.token = null;
+      this.ended++;
+      this.place({ true: true, false: false, null: null }[word]);
+    }
+  }
+  stringChar(t, c) {
+    if (t.escape !== null) {
+      if (t.escape === '') {
+        if (c === 'u') t.escape = 'u';
+        else if (c in ESCAPES) [t.text, t.escape] = [t.text + ESCAPES[c], null];
+        else return this.fail();
+      } else {
+        if (!/[0-9a-fA-F]/.test(c)) return this.fail();
+        t.escape += c;
+        if (t.escape.length === 5) [t.text, t.escape] = [t.text + String.fromCharCode(parseInt(t.escape.slice(1), 16)), null];
+      }
+    } else if (c === '\\') t.escape = '';
+    else if (c === '"') {
+      this.token = null;
+      this.ended++;
+      const top = this.stack.at(-1);
+      if (t.key) top.key = t.text;
+      else this.place(t.text);
+      return;
+    } else if (c < ' ') return this.fail();
+    else t.text += c;
+    // A display key's cut string shows closed where it stops.
+    const top = this.stack.at(-1);
+    if (!t.key && top && !top.array && top.colon && DISPLAY_KEYS.has(top.key)) top.value[top.key] = t.text;
+  }
+  /** The operation being written: the last item of `ops` so far (until the call ends), or null. */
+  writing() {
+    const ops = Array.isArray(this.root) ? this.root : this.root?.ops;
+    const op = Array.isArray(ops) ? ops.at(-1) : undefined;
+    return isObject(op) ? op : null;
+  }
+}
+
+const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+const segments = (path) => (typeof path === 'string' ? path.split('/').slice(1) : []);
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A build session mirrored in the browser: `receive` its AG-UI events (or `connect` to their source), read `onUpdate`. */
+export class BuildSession {
+  #catalog;
+  #onUpdate;
+  #tools;
+  #document;
+  #calls = new Map();
+  #ghostCall = null;
+  #ghost = null;
+  #text = null;
+  #chat = null;
+  #status;
+  #update = null;
+
+  /** `options.catalog`, `options.onUpdate(update)`, `options.document` (a draft to start from), `options.tools` (the tool names whose input edits the draft: `["patch_draft"]`). */
+  constructor(options) {
+    need();
+    this.#catalog = options?.catalog;
+    this.#onUpdate = options?.onUpdate;
+    this.#tools = new Set(options?.tools ?? ["patch_draft"]);
+    this.#document = options?.document === undefined ? null : this.#checked(clone(options.document));
+    this.#status = { run: 'idle', runId: null, error: null, needsSnapshot: this.#document === null };
+  }
+
+  /** The local draft (null before the first snapshot). */
+  get document() {
+    return this.#document;
+  }
+
+  /** One AG-UI event: the update it made. */
+  receive(event) {
+    return this.#step(() => this.#event(event));
+  }
+
+  /** The Build chat's own JSON Lines (`{"say"}`, `{"ops"}`, `{"done"}`), in chunks split anywhere: the update they made. */
+  receiveText(chunk) {
+    return this.#step(() => {
+      const chat = (this.#chat ??= { stream: new Stream('jsonl'), draft: null, partials: 0 });
+      for (const change of chat.stream.push(chunk)) this.#chatChange(chat, change);
+    });
+  }
+
+  /** Reads events from `source` until it ends or `options.signal` aborts: a `Response` or `ReadableStream` of server-sent events, an `EventSource`, a `WebSocket` (one JSON event per message) or an async iterable of events. */
+  async connect(source, options) {
+    const signal = options?.signal;
+    if (signal?.aborted) return;
+    if (typeof source?.getReader === 'function' || typeof source?.body?.getReader === 'function') {
+      return this.#sse(source.body ?? source, signal);
+    }
+    const listens = typeof source?.addEventListener === 'function' && typeof source?.close === 'function';
+    if (listens) {
+      return new Promise((resolve) => {
+        const done = () => {
+          source.removeEventListener('message', message);
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = () => {
+          source.close();
+          done();
+        };
+        const message = (e) => this.#json(e.data);
+        source.addEventListener('message', message);
+        source.addEventListener('close', done);
+        // An EventSource reconnects by itself; it is over only when closed.
+        source.addEventListener('error', () => source.readyState === 2 && done());
+        signal?.addEventListener('abort', abort);
+      });
+    }
+    if (source?.[Symbol.asyncIterator] || source?.[Symbol.iterator]) {
+      for await (const event of source) {
+        if (signal?.aborted) return;
+        if (typeof event === 'string') this.#json(event);
+        else this.receive(event);
+      }
+      return;
+    }
+    throw new SurfacesError('invalid_option', '/source', 'connect reads a Response, a ReadableStream, an EventSource, a WebSocket or an async iterable of events');
+  }
+
+  /** The draft (or the section `sectionId`) rendered in preview mode, with the ghost drawn where it will land. */
+  previewHtml(sectionId) {
+    const doc = this.#document;
+    if (!doc) return '';
+    const sections = Array.isArray(doc.sections) ? doc.sections : [doc];
+    let html = '';
+    sections.forEach((section, i) => {
+      const id = section?.id ?? String(i);
+      if (sectionId !== undefined && id !== sectionId) return;
+      html += this.#section(section, id, Array.isArray(doc.sections) ? `/sections/${i}` : '');
+    });
+    return html;
+  }
+
+  #section(section, id, at) {
+    const label = (code, text) => `<div data-section-id="${escapeHtml(id)}" class="ch-placeholder" data-ch-placeholder="${code}"><span class="ch-placeholder-label">${escapeHtml(text)}</span></div>\n`;
+    if (!Array.isArray(section?.components)) return label('not_a_surface', `Section "${id}" (${section?.kind ?? 'no kind'}): not a surface, not drawn here`);
+    const g = this.#ghost;
+    const ghost = g && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
+    const out = renderSurface(section, { catalog: this.#catalog, mode: 'preview', ghost });
+    if (out.ok) return out.html;
+    const first = out.issues.find((i) => i.severity === 'error');
+    return label(first.code, `Section "${id}": ${first.message} (at ${first.path || '/'})`);
+  }
+
+  #step(run) {
+    const u = (this.#update = { changed: [], refusals: [], repairs: [], divergences: [], errors: [] });
+    try {
+      run();
+    } catch (e) {
+      if (!(e instanceof SurfacesError)) throw e;
+      u.errors.push(problem(e.code, e.path, e.message));
+    }
+    this.#update = null;
+    const update = { document: this.#document, ...u, changed: [...new Set(u.changed)], ghost: this.#ghostNow(), text: this.#textNow(), status: { ...this.#status } };
+    this.#onUpdate?.(update);
+    return update;
+  }
+
+  #json(text) {
+    let event;
+    try {
+      event = JSON.parse(text);
+    } catch (e) {
+      return this.#step(() => this.#update.errors.push(problem('invalid_event', '', `an event that is not JSON: ${e.message}`)));
+    }
+    return this.receive(event);
+  }
+
+  async #sse(stream, signal) {
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    const abort = () => reader.cancel().catch(() => {});
+    signal?.addEventListener('abort', abort);
+    let buffer = '';
+    const flush = (block) => {
+      const data = block
+        .split(/\r?\n|\r/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''));
+      if (data.length) this.#json(data.join('\n'));
+    };
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
+        const blocks = buffer.split(/\r?\n\r?\n|\r\r/);
+        buffer = blocks.pop();
+        blocks.forEach(flush);
+      }
+      flush(buffer + decoder.decode());
+    } catch (e) {
+      if (!signal?.aborted) throw new SurfacesError('invalid_option', '/source', `the event stream failed: ${e?.message ?? e}`);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
+  #event(event) {
+    const u = this.#update;
+    if (!isObject(event) || !TYPES.has(event.type)) {
+      u.errors.push(problem('invalid_event', '/type', `not an AG-UI event: ${isObject(event) ? `type ${JSON.stringify(event.type)}` : typeof event}`));
+      return;
+    }
+    this.#on[event.type]?.(event, this.#status);
+  }
+
+  // What each AG-UI event does (the others are ignored).
+  #on = {
+    RUN_STARTED: (e, s) => ([s.run, s.runId, s.error] = ['running', e.runId ?? null, null]),
+    RUN_FINISHED: (e, s) => (s.run = 'finished'),
+    RUN_ERROR: (e, s) => ([s.run, s.error] = ['error', String(e.message ?? '')]),
+    STATE_SNAPSHOT: (e) => this.#snapshot(e.snapshot),
+    STATE_DELTA: (e) => this.#delta(e.delta),
+    TOOL_CALL_START: (e) => this.#callStart(e.toolCallId, e.toolCallName),
+    TOOL_CALL_CHUNK: (e) => {
+      if (e.toolCallName && !this.#calls.has(e.toolCallId)) this.#callStart(e.toolCallId, e.toolCallName);
+      this.#callArgs(e.toolCallId, e.delta ?? '');
+    },
+    TOOL_CALL_ARGS: (e) => this.#callArgs(e.toolCallId, e.delta),
+    TOOL_CALL_END: (e) => this.#callEnd(e.toolCallId),
+    TEXT_MESSAGE_START: (e) => (this.#text = this.#message(e.messageId)),
+    TEXT_MESSAGE_CONTENT: (e) => this.#say(e.messageId, e.delta ?? ''),
+    TEXT_MESSAGE_CHUNK: (e) => this.#say(e.messageId, e.delta ?? ''),
+    TEXT_MESSAGE_END: () => this.#textEnd(),
+    CUSTOM: (e) => this.#custom(e.name, e.value),
+  };
+
+  #checked(doc) {
+    if (!isObject(doc) || !(Array.isArray(doc.sections) || Array.isArray(doc.components))) {
+      throw new SurfacesError('invalid_snapshot', '/snapshot', 'a snapshot is a draft document: a page {"sections": [...]} or a surface {"components": [...]}');
+    }
+    return doc;
+  }
+
+  #snapshot(snapshot) {
+    const doc = this.#checked(clone(snapshot));
+    this.#diff(this.#document, doc);
+    this.#document = doc;
+    this.#status.needsSnapshot = false;
+  }
+
+  /** The ids of the sections that differ between two drafts, in `changed`. */
+  #diff(before, after) {
+    const ids = (d) => (Array.isArray(d?.sections) ? d.sections : d ? [d] : []).map((x) => [x?.id, JSON.stringify(x)]);
+    const old = new Map(ids(before));
+    const now = ids(after);
+    for (const [id, text] of now) if (old.get(id) !== text) this.#update.changed.push(id);
+    for (const [id] of old) if (!now.some(([k]) => k === id)) this.#update.changed.push(id);
+  }
+
+  #delta(delta) {
+    const u = this.#update;
+    if (!Array.isArray(delta)) {
+      u.errors.push(problem('invalid_event', '/delta', 'STATE_DELTA carries a list of RFC 6902 operations'));
+      return;
+    }
+    if (!this.#document) {
+      u.divergences.push({ code: 'no_snapshot', op: 0, path: '', message: 'a delta came before any snapshot: it waits for none, the session asks for a snapshot' });
+      this.#status.needsSnapshot = true;
+      return;
+    }
+    const before = this.#document;
+    const applied = applyPatch(before, delta);
+    if (!applied.ok) {
+      const { op, code, path, message } = applied.error;
+      u.divergences.push({ code, op, path, message: `the server's delta does not apply here (${message}); the draft is as it was until a snapshot` });
+      this.#status.needsSnapshot = true;
+      return;
+    }
+    // A delta the local validator refuses is applied all the same (the server is the authority): each error it brings is reported.
+    const errors = (d) => validate(d, { catalog: this.#catalog }).issues.filter((i) => i.severity === 'error');
+    const known = new Set(errors(before).map((i) => `${i.code} ${i.path}`));
+    for (const issue of errors(applied.document)) {
+      if (known.has(`${issue.code} ${issue.path}`)) continue;
+      u.divergences.push({ code: 'VALIDATION_FAILED', path: issue.path, message: `the local validator refuses the draft this delta makes: ${issue.code}: ${issue.message}`, issues: [issue] });
+    }
+    this.#document = applied.document;
+    for (const op of delta) this.#touched(op?.path, before), this.#touched(op?.from, before);
+  }
+
+  /** The id of the section an operation at `path` changed, in `changed`. */
+  #touched(path, before) {
+    const doc = this.#document;
+    if (typeof path !== 'string') return;
+    if (!Array.isArray(doc.sections)) return void this.#update.changed.push(doc.id);
+    const [first, index] = segments(path);
+    if (first !== 'sections') return;
+    if (index === undefined) return void this.#update.changed.push(...[...doc.sections, ...(before.sections ?? [])].map((x) => x?.id));
+    const i = index === '-' ? doc.sections.length - 1 : Number(index);
+    const id = doc.sections[i]?.id ?? before.sections?.[i]?.id;
+    if (id !== undefined) this.#update.changed.push(id);
+  }
+
+  #callStart(id, name) {
+    if (!this.#tools.has(name)) return;
+    this.#calls.set(id, new ToolInput());
+    this.#ghostCall = id;
+    this.#ghost = null;
+  }
+
+  #callArgs(id, delta) {
+    const input = this.#calls.get(id);
+    if (!input || input.failed >= 0) return;
+    input.push(String(delta));
+    if (input.failed >= 0) {
+      this.#update.errors.push(problem('invalid_tool_input', '/delta', `the tool call's input stopped being JSON at offset ${input.failed}; no ghost until the next call`));
+    }
+    if (id === this.#ghostCall) this.#ghost = this.#ghostOf(input.writing(), input.ended);
+  }
+
+  #callEnd(id) {
+    const input = this.#calls.get(id);
+    this.#calls.delete(id);
+    if (id === this.#ghostCall) [this.#ghostCall, this.#ghost] = [null, null];
+    if (input && input.failed < 0 && !input.complete) {
+      this.#update.errors.push(problem('invalid_tool_input', '', "the tool call ended before its input became JSON"));
+    }
+  }
+
+  /** The operation being written, as a ghost: only what was read (no id or path before its string ends); `ended` counts the values read in it. */
+  #ghostOf(op, ended) {
+    if (!op || typeof op.op !== 'string' || typeof op.path !== 'string') return null;
+    const ghost = { op: op.op, path: op.path, partial: true, issues: [] };
+    const value = op.value;
+    if (isObject(value) && ('component' in value || 'id' in value || 'props' in value)) {
+      const component = {};
+      if (typeof value.id === 'string') component.id = value.id;
+      if (typeof value.component === 'string') component.component = value.component;
+      if (isObject(value.props)) component.props = clone(value.props);
+      ghost.component = component;
+      const last = this.#ghost;
+      // The validator sees it again only when something in it ended.
+      if (last && last.ended === ended && last.path === ghost.path) ghost.issues = last.issues;
+      else if (component.component) ghost.issues = validateComponent({ id: component.id ?? 'ghost', ...component }, { catalog: this.#catalog, at: ghost.path }).filter((i) => i.code === 'unknown_component' || i.code === 'invalid_prop');
+    }
+    Object.defineProperty(ghost, 'ended', { value: ended });
+    return ghost;
+  }
+
+  #ghostNow() {
+    const g = this.#ghost;
+    return g && { op: g.op, path: g.path, ...(g.component && { component: g.component }), partial: true, issues: g.issues };
+  }
+
+  #message(messageId) {
+    return { messageId: messageId ?? null, stream: new Stream('markdown', { catalog: this.#catalog }), document: { blocks: [] }, complete: false };
+  }
+
+  #say(messageId, delta) {
+    if (!this.#text || this.#text.complete || (messageId !== undefined && messageId !== this.#text.messageId)) this.#text = this.#message(messageId);
+    const t = this.#text;
+    t.document = applyChanges(t.document, t.stream.push(String(delta)));
+  }
+
+  #textEnd() {
+    const t = this.#text;
+    if (!t || t.complete) return;
+    t.document = t.stream.finish().document;
+    t.complete = true;
+  }
+
+  #textNow() {
+    const t = this.#text;
+    return t && { messageId: t.messageId, blocks: t.document.blocks, complete: t.complete };
+  }
+
+  #custom(name, value) {
+    const list = (v, key) => (Array.isArray(v) ? v : Array.isArray(v?.[key]) ? v[key] : v == null ? [] : [v]);
+    if (name === "validation_failed") this.#update.refusals.push(...list(value, 'refused'));
+    else if (name === 'repairs') this.#update.repairs.push(...list(value, 'repairs'));
+  }
+
+  /** One change of the Build chat's JSON Lines: a step through the local pipeline, a say, done. */
+  #chatChange(chat, change) {
+    const u = this.#update;
+    if (change.kind === 'error') return void u.errors.push(problem(change.code, '', `line ${change.line}: ${change.message}`));
+    if (change.kind === 'partial') {
+      // The unfinished line, read leniently by the stream (nothing invented).
+      const op = Array.isArray(change.value?.ops) ? change.value.ops.at(-1) : null;
+      this.#ghost = this.#ghostOf(isObject(op) ? op : null, ++chat.partials);
+      return;
+    }
+    const value = change.kind === 'step' ? { ops: change.ops } : change.value;
+    if (change.kind === 'text' || typeof value?.say === 'string') {
+      this.#say('chat', `${change.kind === 'text' ? change.text : value.say}\n`);
+    }
+    if (Array.isArray(value?.ops)) {
+      this.#ghost = null;
+      if (!this.#document) this.#document = { sections: [] };
+      const before = this.#document;
+      chat.draft ??= new Draft(before, { catalog: this.#catalog });
+      const r = chat.draft.apply(value.ops);
+      u.refusals.push(...r.refused);
+      u.repairs.push(...r.repairs);
+      this.#document = chat.draft.document();
+      this.#diff(before, this.#document);
+    }
+    if (value?.done !== undefined && value?.done !== false) {
+      this.#ghost = null;
+      if (chat.draft) {
+        u.refusals.push(...chat.draft.settle().refused);
+        chat.draft.free();
+      }
+      this.#textEnd();
+      this.#chat = null;
+    }
+  }
+}
+
+/**
+ * The section and component under the point (`x`, `y`, in the viewport of
+ * `root`'s document: inside a preview frame, subtract the frame's offset)
+ * in markup rendered in preview mode: `{sectionId, componentId?}`, or null.
+ * Found by geometry (the document's hit testing), so nothing runs inside a
+ * sandboxed preview frame and its document is not changed.
+ */
+export function previewTargetAt(root, x, y) {
+  const doc = root?.ownerDocument ?? root;
+  if (typeof doc?.elementsFromPoint !== 'function') {
+    throw new SurfacesError('invalid_option', '/root', 'previewTargetAt takes the preview\'s document or an element in it');
+  }
+  const inside = (el) => root === doc || root.contains(el);
+  for (const hit of doc.elementsFromPoint(x, y)) {
+    if (!inside(hit)) continue;
+    const section = hit.closest('[data-section-id]');
+    if (!section || !inside(section)) continue;
+    const component = hit.closest('[data-component-id]');
+    const target = { sectionId: section.getAttribute('data-section-id') };
+    if (component && section.contains(component)) target.componentId = component.getAttribute('data-component-id');
+    return target;
+  }
+  return null;
+}

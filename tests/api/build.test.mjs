@@ -1,0 +1,282 @@
+// npm ./build's BuildSession (SPEC.md section 15) driven by real AG-UI
+// events: each checked by @ag-ui/core's schemas and sent as server-sent
+// events by @ag-ui/encoder, the server's deltas made by fast-json-patch's
+// compare and applied by it as the oracle of the server's draft.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import jsonpatch from 'fast-json-patch';
+import { EventSchemas } from '@ag-ui/core/schemas';
+import { EventEncoder } from '@ag-ui/encoder';
+import { root } from '../browser/e2e/harness.mjs';
+
+let b;
+let v;
+before(async () => {
+  b = await import(join(root, 'npm/build.js'));
+  v = await import(join(root, 'npm/validator.js'));
+  await b.default();
+});
+
+const section = (id, components, data = {}) => ({ id, kind: 'surface', catalog: 'blog@1', components, data });
+const start = () => ({ sections: [section('sec_hero', [{ id: 'root', component: 'Stack', children: [] }])] });
+
+/** A scripted agent building a landing page: the events a server sends, and its draft at the end. */
+function session() {
+  let doc = start();
+  const events = [{ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }, { type: 'STATE_SNAPSHOT', snapshot: structuredClone(doc) }];
+  let call = 0;
+  // The model writes a patch_draft call; the server runs it through the pipeline and sends what changed.
+  const step = (ops, cut = 7) => {
+    const id = `call_${++call}`;
+    const input = JSON.stringify({ ops });
+    events.push({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'patch_draft' });
+    for (let i = 0; i < input.length; i += cut) events.push({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: input.slice(i, i + cut) });
+    events.push({ type: 'TOOL_CALL_END', toolCallId: id });
+    const r = v.patch(doc, ops);
+    if (r.repairs.length) events.push({ type: 'CUSTOM', name: 'repairs', value: r.repairs });
+    if (r.refused.length) events.push({ type: 'CUSTOM', name: 'validation_failed', value: { refused: r.refused } });
+    const delta = jsonpatch.compare(doc, r.document);
+    if (delta.length) events.push({ type: 'STATE_DELTA', delta });
+    doc = r.document;
+    return r;
+  };
+  const say = (id, text, cut = 5) => {
+    events.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' });
+    for (let i = 0; i < text.length; i += cut) events.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: text.slice(i, i + cut) });
+    events.push({ type: 'TEXT_MESSAGE_END', messageId: id });
+  };
+  say('m1', 'Building a **landing page** with a [call to action](https://example.org');
+  step([
+    { op: 'add', path: '/sections/0/components/-', value: { id: 'title', component: 'Heading', props: { level: 1, text: 'Ship faster with surfaces' } } },
+    { op: 'add', path: '/sections/0/components/0/children/-', value: 'title' },
+  ]);
+  // A typo the pipeline repairs (snap_component).
+  step([
+    { op: 'add', path: '/sections/0/components/-', value: { id: 'cta', component: 'Buton', props: { label: 'Start now', href: 'https://example.org/start' } } },
+    { op: 'add', path: '/sections/0/components/0/children/-', value: 'cta' },
+  ]);
+  // A refused step (a javascript: href), then its fix.
+  const refused = step([{ op: 'replace', path: '/sections/0/components/2/props/href', value: 'javascript:alert(1)' }]);
+  assert.equal(refused.refused.length, 1, 'the script has its refused step');
+  step([{ op: 'replace', path: '/sections/0/components/2/props/href', value: '/start' }]);
+  step(
+    [{ op: 'add', path: '/sections/0/components/-', value: { id: 'intro', component: 'Text', props: { text: 'A long paragraph written slowly so that the ghost is visible while it streams in, word by word.' } } }, { op: 'add', path: '/sections/0/components/0/children/1', value: 'intro' }],
+    3,
+  );
+  events.push({ type: 'RUN_FINISHED', threadId: 't1', runId: 'r1' });
+  return { events, doc };
+}
+
+/** The server's draft by the peer: the snapshot, then each delta applied by fast-json-patch. */
+const oracle = (events) =>
+  events.reduce((doc, e) => (e.type === 'STATE_SNAPSHOT' ? structuredClone(e.snapshot) : e.type === 'STATE_DELTA' ? jsonpatch.applyPatch(doc, structuredClone(e.delta), true, false).newDocument : doc), null);
+
+test('the scripted session speaks AG-UI: every event passes @ag-ui/core\'s schemas', () => {
+  const { events, doc } = session();
+  for (const e of events) assert.equal(EventSchemas.safeParse(e).success, true, JSON.stringify(e));
+  assert.deepEqual(oracle(events), doc);
+});
+
+test('events received one by one keep the server\'s draft, the ghost, the text, refusals and repairs', () => {
+  const { events, doc } = session();
+  const updates = [];
+  const s = new b.BuildSession({ onUpdate: (u) => updates.push(u) });
+  for (const e of events) s.receive(e);
+  assert.equal(updates.length, events.length, 'one update per event');
+  assert.deepEqual(s.document, doc);
+  assert.deepEqual(updates.at(-1).document, doc);
+  assert.equal(updates.at(-1).status.run, 'finished');
+  assert.equal(updates.at(-1).status.needsSnapshot, false);
+  assert.deepEqual(updates.flatMap((u) => [...u.errors, ...u.divergences]), [], 'a faithful server diverges nowhere');
+  // Repairs and refusals came through CUSTOM events, each on its own update.
+  assert.equal(updates.flatMap((u) => u.repairs).map((r) => r.code).join(), 'snap_component');
+  const refusals = updates.flatMap((u) => u.refusals);
+  assert.equal(refusals.length, 1);
+  assert.equal(refusals[0].code, 'VALIDATION_FAILED');
+  // Deltas name the section they changed.
+  assert.ok(updates.filter((u, i) => events[i].type === 'STATE_DELTA').every((u) => u.changed.join() === 'sec_hero'));
+  // The ghost: while a call is written, never an invented id or path; gone at its end.
+  const ghosts = updates.map((u, i) => [events[i], u.ghost]);
+  for (const [e, g] of ghosts) {
+    if (e.type !== 'TOOL_CALL_ARGS') assert.equal(g, null, `${e.type} leaves no ghost`);
+    if (!g) continue;
+    assert.ok(['/sections/0/components/-', '/sections/0/components/0/children/-', '/sections/0/components/2/props/href', '/sections/0/components/0/children/1'].includes(g.path), g.path);
+    if (g.component?.id !== undefined) assert.ok(['title', 'cta', 'intro'].includes(g.component.id), g.component.id);
+  }
+  const intro = ghosts.filter(([, g]) => g?.component?.id === 'intro').map(([, g]) => g.component.props?.text ?? '');
+  assert.ok(intro.length > 10, 'the long paragraph shows as a ghost over many deltas');
+  assert.ok(intro.every((t, i) => i === 0 || t.startsWith(intro[i - 1].slice(0, -1))), 'its text only grows');
+  const typo = ghosts.find(([, g]) => g?.component?.component === 'Buton')[1];
+  assert.equal(typo.issues[0].code, 'unknown_component');
+  assert.match(typo.issues[0].message, /did you mean "Button"/);
+  // The assistant's text through the markdown stream: the open block healed while it streams.
+  const mid = updates.find((u, i) => events[i].type === 'TEXT_MESSAGE_CONTENT' && u.text.blocks[0]?.text.includes('**landing'));
+  assert.equal(mid.text.complete, false);
+  assert.match(mid.text.blocks[0].healed, /\*\*landing( page)?\*\*/);
+  assert.equal(updates.at(-1).text.complete, true);
+  assert.equal(updates.at(-1).text.messageId, 'm1');
+});
+
+const sse = (events) => events.map((e) => new EventEncoder().encode(e)).join('');
+const chunked = (text, cuts) => {
+  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
+  const parts = [];
+  let from = 0;
+  for (const c of [...at, text.length]) (parts.push(text.slice(from, c)), (from = c));
+  return parts;
+};
+const bytes = (parts) => {
+  const enc = new TextEncoder();
+  return new ReadableStream({
+    start(c) {
+      for (const p of parts) c.enqueue(enc.encode(p));
+      c.close();
+    },
+  });
+};
+
+test('server-sent events from @ag-ui/encoder, in any chunking, end in the server\'s draft', async () => {
+  const { events, doc } = session();
+  const text = sse(events);
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.nat(), { maxLength: 40 }), async (cuts) => {
+      const s = new b.BuildSession();
+      await s.connect(new Response(bytes(chunked(text, cuts))));
+      assert.deepEqual(s.document, doc);
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('a reconnect at any point (a snapshot of the server, then the deltas after it) ends in the server\'s draft', async () => {
+  const { events, doc } = session();
+  for (let cut = 0; cut <= events.length; cut++) {
+    const s = new b.BuildSession();
+    const abort = new AbortController();
+    // The first connection drops after `cut` events.
+    await s.connect(
+      (async function* () {
+        for (const [i, e] of events.entries()) {
+          if (i === cut) return abort.abort();
+          yield e;
+        }
+      })(),
+      { signal: abort.signal },
+    );
+    // The server resumes: its draft at that point as a snapshot, then the rest.
+    const server = oracle(events.slice(0, cut)) ?? start();
+    const rest = [{ type: 'STATE_SNAPSHOT', snapshot: server }, ...events.slice(cut)];
+    await s.connect(rest);
+    assert.deepEqual(s.document, doc, `reconnected after ${cut} events`);
+  }
+});
+
+test('the ghost after every prefix of a tool call holds only what the text finished, and the finished call at its end', () => {
+  const op = { op: 'add', path: '/sections/0/components/-', value: { id: 'faq-1', component: 'Heading', props: { level: 2, text: 'Questions "and" answers \u00e9\ud83d\ude00', tone: 'muted' } } };
+  const input = JSON.stringify({ ops: [{ op: 'replace', path: '/sections/0/data', value: {} }, op] }, null, 1);
+  fc.assert(
+    fc.property(fc.array(fc.nat(), { maxLength: 30 }), (cuts) => {
+      const s = new b.BuildSession({ document: start() });
+      s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+      let read = '';
+      let last = null;
+      for (const part of chunked(input, cuts)) {
+        read += part;
+        const g = s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: part }).ghost;
+        if (!g) continue;
+        // Only ids and paths whose string has ended, never a cut one.
+        assert.ok(['/sections/0/data', op.path].includes(g.path), g.path);
+        if (g.component) {
+          if ('id' in g.component) assert.equal(g.component.id, 'faq-1');
+          if ('component' in g.component) assert.equal(g.component.component, 'Heading');
+          const text = g.component.props?.text;
+          if (text !== undefined) assert.ok(op.value.props.text.startsWith(text), `a cut display string shows closed: ${text}`);
+          if ('level' in (g.component.props ?? {})) assert.equal(g.component.props.level, 2);
+          if ('tone' in (g.component.props ?? {})) assert.equal(g.component.props.tone, 'muted');
+        }
+        last = g;
+      }
+      // Once the input is whole (before TOOL_CALL_END) the ghost is the parse of its last operation.
+      assert.equal(read, input);
+      assert.equal(last.path, op.path);
+      assert.deepEqual(last.component, op.value);
+      assert.equal(s.receive({ type: 'TOOL_CALL_END', toolCallId: 'c' }).ghost, null);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test('bad input: a coded entry in the update, the session still running, the last good draft kept', async () => {
+  const s = new b.BuildSession({ document: start() });
+  const good = structuredClone(s.document);
+  const notAgUi = s.receive({ type: 'NOT_AN_EVENT' });
+  assert.deepEqual(notAgUi.errors.map((e) => [e.code, e.path]), [['invalid_event', '/type']]);
+  assert.equal(s.receive(42).errors[0].code, 'invalid_event');
+  const snap = s.receive({ type: 'STATE_SNAPSHOT', snapshot: { not: 'a document' } });
+  assert.deepEqual(snap.errors.map((e) => [e.code, e.path]), [['invalid_snapshot', '/snapshot']]);
+  assert.deepEqual(s.document, good, 'a snapshot that is no document leaves the draft');
+  // A delta that does not apply here: a divergence with its code, the draft as it was, a snapshot asked for.
+  const lost = s.receive({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/0/children/-', value: 'x' }, { op: 'remove', path: '/sections/7' }] });
+  assert.deepEqual(lost.divergences.map((d) => [d.code, d.op]), [['path_not_found', 1]]);
+  assert.equal(lost.status.needsSnapshot, true);
+  assert.deepEqual(s.document, good);
+  // One the local validator refuses is applied all the same (the server is the authority) and reported.
+  const odd = s.receive({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/0/children/-', value: 'ghost-child' }] });
+  assert.equal(odd.divergences[0].code, 'VALIDATION_FAILED');
+  assert.deepEqual(s.document.sections[0].components[0].children, ['ghost-child']);
+  // Tool input that never becomes JSON.
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const broken = s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops": [}' });
+  assert.equal(broken.errors[0].code, 'invalid_tool_input');
+  assert.equal(broken.ghost, null);
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'd', toolCallName: 'patch_draft' });
+  s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'd', delta: '{"ops": [{"op": "add"' });
+  assert.equal(s.receive({ type: 'TOOL_CALL_END', toolCallId: 'd' }).errors[0].code, 'invalid_tool_input');
+  // What is thrown: a document to start from that is none, a source that is none.
+  assert.throws(() => new b.BuildSession({ document: 5 }), (e) => e instanceof b.SurfacesError && e.code === 'invalid_snapshot');
+  await assert.rejects(s.connect(42), (e) => e instanceof b.SurfacesError && e.code === 'invalid_option' && e.path === '/source');
+  // An event stream whose message is no JSON: a coded entry, the stream read on.
+  const seen = [];
+  const t = new b.BuildSession({ document: start(), onUpdate: (u) => seen.push(u) });
+  await t.connect(new Response('data: {nope\n\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'));
+  assert.deepEqual(seen.map((u) => [u.errors.map((e) => e.code).join(), u.status.run]), [['invalid_event', 'idle'], ['', 'running']]);
+  // Through all of it the session kept running.
+  assert.equal(s.receive({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' }).status.run, 'finished');
+});
+
+test('receiveText: the Build chat\'s JSON Lines through the local pipeline, held steps across steps, the end-of-round refusal', () => {
+  const s = new b.BuildSession({ document: start() });
+  const lines = [
+    { say: 'Adding a title.' },
+    { ops: [{ op: 'add', path: '/sections/0/components/-', value: { id: 'title', component: 'Heading', props: { text: 'Hello' } } }] },
+    { ops: [{ op: 'add', path: '/sections/0/components/0/children/-', value: 'title' }] },
+    { ops: [{ op: 'add', path: '/sections/0/components/-', value: { id: 'lost', component: 'Text', props: { text: 'never linked' } } }] },
+    { done: true },
+  ];
+  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const updates = [];
+  for (let i = 0; i < text.length; i += 9) updates.push(s.receiveText(text.slice(i, i + 9)));
+  const title = s.document.sections[0].components.find((c) => c.id === 'title');
+  assert.equal(title.props.text, 'Hello', 'the held add was applied with the step that linked it');
+  assert.ok(!s.document.sections[0].components.some((c) => c.id === 'lost'));
+  const refused = updates.flatMap((u) => u.refusals);
+  assert.equal(refused.length, 1, 'what still waited at done is refused');
+  assert.equal(refused[0].path, '/sections/0/components/-');
+  assert.ok(updates.some((u) => u.ghost?.component?.id === 'title'), 'the unfinished line shows as a ghost');
+  assert.match(updates.at(-1).text.blocks[0].text, /Adding a title\./);
+  assert.ok(updates.some((u) => u.changed.includes('sec_hero')));
+});
+
+test('previewHtml: preview markup per section, the ghost drawn where it lands', () => {
+  const s = new b.BuildSession({ document: start() });
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"add","path":"/sections/0/components/-","value":{"id":"cta","component":"Button","props":{"label":"Sta' });
+  const html = s.previewHtml();
+  assert.match(html, /data-section-id="sec_hero"/);
+  assert.match(html, /data-component-id="cta" data-ch-ghost/);
+  assert.match(html, />Sta</);
+  assert.equal(s.previewHtml('sec_hero'), html);
+  assert.equal(s.previewHtml('nope'), '');
+});
