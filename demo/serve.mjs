@@ -19,17 +19,50 @@ const TYPES = {
 /** URL prefix -> folder (relative to the repository) served by default. */
 export const DEMO_MOUNTS = { '/_cloudhal/': 'dist/site', '/npm/': 'npm', '/': 'dist/demo' };
 
+let recorded;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/**
+ * GET /session: the recorded build session (demo/session.mjs) as AG-UI
+ * server-sent events, written by @ag-ui/encoder, `?delay=MS` apart (default
+ * 40: model speed). `?from=N` is a reconnect after N events: the server's
+ * draft at that point as a STATE_SNAPSHOT, then the events after it.
+ */
+async function session(req, res, url) {
+  const { recordedSession } = await import('./session.mjs');
+  const { EventEncoder } = await import('@ag-ui/encoder');
+  const { events, drafts } = await (recorded ??= recordedSession());
+  const from = Math.min(Math.max(0, Math.trunc(Number(url.searchParams.get('from'))) || 0), events.length);
+  const delay = Math.max(0, Number(url.searchParams.get('delay') ?? 40) || 0);
+  const encoder = new EventEncoder();
+  res.writeHead(200, { 'content-type': encoder.getContentType(), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  let closed = false;
+  req.on('close', () => (closed = true));
+  const list = from > 0 ? [{ type: 'STATE_SNAPSHOT', snapshot: drafts[from - 1] }, ...events.slice(from)] : events;
+  for (const event of list) {
+    if (closed) return;
+    res.write(encoder.encode(event));
+    if (delay) await sleep(delay);
+  }
+  res.end();
+}
+
+/** Pathname -> handler(req, res, url) for what is not a file, served by default. */
+export const DEMO_ROUTES = { '/session': session };
+
 /**
  * Starts a server on 127.0.0.1. `mounts` maps URL prefixes to folders (longest
  * prefix first), `csp(pathname)` returns the policy for an HTML response (or
- * null for none), `pages` maps a pathname to generated HTML. Resolves to
+ * null for none), `pages` maps a pathname to generated HTML, `routes` a
+ * pathname to a handler (the recorded session's events). Resolves to
  * `{ server, origin, close }`.
  */
-export function startServer({ port = 0, mounts = DEMO_MOUNTS, csp = () => PAGE_CSP, pages = {} } = {}) {
+export function startServer({ port = 0, mounts = DEMO_MOUNTS, csp = () => PAGE_CSP, pages = {}, routes = DEMO_ROUTES } = {}) {
   const prefixes = Object.keys(mounts).sort((a, b) => b.length - a.length);
   const server = createServer(async (req, res) => {
-    const { pathname } = new URL(req.url, 'http://127.0.0.1');
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const { pathname } = url;
     try {
+      if (Object.hasOwn(routes, pathname)) return await routes[pathname](req, res, url);
       let body, type;
       if (pathname in pages) {
         body = typeof pages[pathname] === 'function' ? await pages[pathname](req) : pages[pathname];
@@ -49,6 +82,7 @@ export function startServer({ port = 0, mounts = DEMO_MOUNTS, csp = () => PAGE_C
       if (policy) headers['content-security-policy'] = policy;
       res.writeHead(200, headers).end(body);
     } catch (e) {
+      if (res.headersSent) return void res.end();
       const missing = e.code === 'ENOENT' || e.code === 'ENOTDIR';
       res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain' }).end(missing ? 'not found' : String(e));
     }

@@ -1,7 +1,9 @@
 // npm ./build's BuildSession (SPEC.md section 15) driven by real AG-UI
-// events: each checked by @ag-ui/core's schemas and sent as server-sent
-// events by @ag-ui/encoder, the server's deltas made by fast-json-patch's
-// compare and applied by it as the oracle of the server's draft.
+// events: the demo's recorded session (its deltas made by fast-json-patch's
+// compare), each event checked by @ag-ui/core's schemas, sent as server-sent
+// events by @ag-ui/encoder (the demo server's /session) and read back by
+// @ag-ui/client, with fast-json-patch applying the deltas as the oracle of
+// the server's draft.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -9,78 +11,59 @@ import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { EventSchemas } from '@ag-ui/core/schemas';
 import { EventEncoder } from '@ag-ui/encoder';
-import { root } from '../browser/e2e/harness.mjs';
+import { runHttpRequest, transformHttpEventStream } from '@ag-ui/client';
+import { root, startServer } from '../browser/e2e/harness.mjs';
 
 let b;
-let v;
 before(async () => {
   b = await import(join(root, 'npm/build.js'));
-  v = await import(join(root, 'npm/validator.js'));
   await b.default();
+  const { recordedSession, start: first } = await import(join(root, 'demo/session.mjs'));
+  recorded = await recordedSession();
+  start = first;
 });
+let start;
 
-const section = (id, components, data = {}) => ({ id, kind: 'surface', catalog: 'blog@1', components, data });
-const start = () => ({ sections: [section('sec_hero', [{ id: 'root', component: 'Stack', children: [] }])] });
-
-/** A scripted agent building a landing page: the events a server sends, and its draft at the end. */
-function session() {
-  let doc = start();
-  const events = [{ type: 'RUN_STARTED', threadId: 't1', runId: 'r1' }, { type: 'STATE_SNAPSHOT', snapshot: structuredClone(doc) }];
-  let call = 0;
-  // The model writes a patch_draft call; the server runs it through the pipeline and sends what changed.
-  const step = (ops, cut = 7) => {
-    const id = `call_${++call}`;
-    const input = JSON.stringify({ ops });
-    events.push({ type: 'TOOL_CALL_START', toolCallId: id, toolCallName: 'patch_draft' });
-    for (let i = 0; i < input.length; i += cut) events.push({ type: 'TOOL_CALL_ARGS', toolCallId: id, delta: input.slice(i, i + cut) });
-    events.push({ type: 'TOOL_CALL_END', toolCallId: id });
-    const r = v.patch(doc, ops);
-    if (r.repairs.length) events.push({ type: 'CUSTOM', name: 'repairs', value: r.repairs });
-    if (r.refused.length) events.push({ type: 'CUSTOM', name: 'validation_failed', value: { refused: r.refused } });
-    const delta = jsonpatch.compare(doc, r.document);
-    if (delta.length) events.push({ type: 'STATE_DELTA', delta });
-    doc = r.document;
-    return r;
-  };
-  const say = (id, text, cut = 5) => {
-    events.push({ type: 'TEXT_MESSAGE_START', messageId: id, role: 'assistant' });
-    for (let i = 0; i < text.length; i += cut) events.push({ type: 'TEXT_MESSAGE_CONTENT', messageId: id, delta: text.slice(i, i + cut) });
-    events.push({ type: 'TEXT_MESSAGE_END', messageId: id });
-  };
-  say('m1', 'Building a **landing page** with a [call to action](https://example.org');
-  step([
-    { op: 'add', path: '/sections/0/components/-', value: { id: 'title', component: 'Heading', props: { level: 1, text: 'Ship faster with surfaces' } } },
-    { op: 'add', path: '/sections/0/components/0/children/-', value: 'title' },
-  ]);
-  // A typo the pipeline repairs (snap_component).
-  step([
-    { op: 'add', path: '/sections/0/components/-', value: { id: 'cta', component: 'Buton', props: { label: 'Start now', href: 'https://example.org/start' } } },
-    { op: 'add', path: '/sections/0/components/0/children/-', value: 'cta' },
-  ]);
-  // A refused step (a javascript: href), then its fix.
-  const refused = step([{ op: 'replace', path: '/sections/0/components/2/props/href', value: 'javascript:alert(1)' }]);
-  assert.equal(refused.refused.length, 1, 'the script has its refused step');
-  step([{ op: 'replace', path: '/sections/0/components/2/props/href', value: '/start' }]);
-  step(
-    [{ op: 'add', path: '/sections/0/components/-', value: { id: 'intro', component: 'Text', props: { text: 'A long paragraph written slowly so that the ghost is visible while it streams in, word by word.' } } }, { op: 'add', path: '/sections/0/components/0/children/1', value: 'intro' }],
-    3,
-  );
-  events.push({ type: 'RUN_FINISHED', threadId: 't1', runId: 'r1' });
-  return { events, doc };
-}
-
+let recorded;
+// The demo's recorded session (demo/session.mjs): a scripted agent building a
+// landing page, its server side through the package's pipeline.
+const session = () => recorded;
 /** The server's draft by the peer: the snapshot, then each delta applied by fast-json-patch. */
 const oracle = (events) =>
   events.reduce((doc, e) => (e.type === 'STATE_SNAPSHOT' ? structuredClone(e.snapshot) : e.type === 'STATE_DELTA' ? jsonpatch.applyPatch(doc, structuredClone(e.delta), true, false).newDocument : doc), null);
 
-test('the scripted session speaks AG-UI: every event passes @ag-ui/core\'s schemas', () => {
-  const { events, doc } = session();
+test('the recorded session speaks AG-UI: every event passes @ag-ui/core\'s schemas, and its deltas make the server\'s draft', () => {
+  const { events, document: doc, drafts } = session();
   for (const e of events) assert.equal(EventSchemas.safeParse(e).success, true, JSON.stringify(e));
   assert.deepEqual(oracle(events), doc);
+  drafts.forEach((d, i) => assert.deepEqual(oracle(events.slice(0, i + 1)) ?? start(), d, `the draft after event ${i}`));
+});
+
+test('the demo server\'s /session, read by @ag-ui/client, gives the recorded events; BuildSession reads it to the server\'s draft', async () => {
+  const site = await startServer();
+  try {
+    const url = `${site.origin}/session?delay=0`;
+    const read = await new Promise((resolve, reject) => {
+      const got = [];
+      transformHttpEventStream(runHttpRequest(() => fetch(url))).subscribe({ next: (e) => got.push(e), error: reject, complete: () => resolve(got) });
+    });
+    assert.deepEqual(read, session().events);
+    const s = new b.BuildSession();
+    await s.connect(await fetch(url));
+    assert.deepEqual(s.document, session().document);
+    // A reconnect after 40 events: a snapshot of the draft then, and the rest.
+    const resumed = await new Promise((resolve, reject) => {
+      const got = [];
+      transformHttpEventStream(runHttpRequest(() => fetch(`${url}&from=40`))).subscribe({ next: (e) => got.push(e), error: reject, complete: () => resolve(got) });
+    });
+    assert.deepEqual(resumed, [{ type: 'STATE_SNAPSHOT', snapshot: session().drafts[39] }, ...session().events.slice(40)]);
+  } finally {
+    await site.close();
+  }
 });
 
 test('events received one by one keep the server\'s draft, the ghost, the text, refusals and repairs', () => {
-  const { events, doc } = session();
+  const { events, document: doc } = session();
   const updates = [];
   const s = new b.BuildSession({ onUpdate: (u) => updates.push(u) });
   for (const e of events) s.receive(e);
@@ -96,27 +79,29 @@ test('events received one by one keep the server\'s draft, the ghost, the text, 
   assert.equal(refusals.length, 1);
   assert.equal(refusals[0].code, 'VALIDATION_FAILED');
   // Deltas name the section they changed.
-  assert.ok(updates.filter((u, i) => events[i].type === 'STATE_DELTA').every((u) => u.changed.join() === 'sec_hero'));
+  const changed = updates.filter((u, i) => events[i].type === 'STATE_DELTA').map((u) => u.changed.join());
+  assert.deepEqual([...new Set(changed)], ['sec_hero', 'sec_faq']);
   // The ghost: while a call is written, never an invented id or path; gone at its end.
   const ghosts = updates.map((u, i) => [events[i], u.ghost]);
   for (const [e, g] of ghosts) {
     if (e.type !== 'TOOL_CALL_ARGS') assert.equal(g, null, `${e.type} leaves no ghost`);
     if (!g) continue;
-    assert.ok(['/sections/0/components/-', '/sections/0/components/0/children/-', '/sections/0/components/2/props/href', '/sections/0/components/0/children/1'].includes(g.path), g.path);
-    if (g.component?.id !== undefined) assert.ok(['title', 'cta', 'intro'].includes(g.component.id), g.component.id);
+    assert.ok(['/sections/0/components/-', '/sections/0/components/0/children/-', '/sections/0/components/2/props/href', '/sections/0/components/0/children/1', '/sections/-'].includes(g.path), g.path);
+    if (g.component?.id !== undefined) assert.ok(['title', 'cta', 'pitch', 'sec_faq'].includes(g.component.id), g.component.id);
   }
-  const intro = ghosts.filter(([, g]) => g?.component?.id === 'intro').map(([, g]) => g.component.props?.text ?? '');
+  const intro = ghosts.filter(([, g]) => g?.component?.id === 'pitch').map(([, g]) => g.component.props?.text ?? '');
   assert.ok(intro.length > 10, 'the long paragraph shows as a ghost over many deltas');
   assert.ok(intro.every((t, i) => i === 0 || t.startsWith(intro[i - 1].slice(0, -1))), 'its text only grows');
   const typo = ghosts.find(([, g]) => g?.component?.component === 'Buton')[1];
   assert.equal(typo.issues[0].code, 'unknown_component');
   assert.match(typo.issues[0].message, /did you mean "Button"/);
   // The assistant's text through the markdown stream: the open block healed while it streams.
-  const mid = updates.find((u, i) => events[i].type === 'TEXT_MESSAGE_CONTENT' && u.text.blocks[0]?.text.includes('**landing'));
+  const mid = updates.find((u, i) => events[i].type === 'TEXT_MESSAGE_CONTENT' && /\*\*landing( p?a?g?)?$/.test(u.text.blocks[0]?.text ?? ''));
   assert.equal(mid.text.complete, false);
   assert.match(mid.text.blocks[0].healed, /\*\*landing( page)?\*\*/);
   assert.equal(updates.at(-1).text.complete, true);
-  assert.equal(updates.at(-1).text.messageId, 'm1');
+  assert.equal(updates.at(-1).text.messageId, 'msg_4');
+  assert.match(updates.at(-1).text.blocks[0].text, /^Done: the page has a \*\*hero\*\*/);
 });
 
 const sse = (events) => events.map((e) => new EventEncoder().encode(e)).join('');
@@ -138,7 +123,7 @@ const bytes = (parts) => {
 };
 
 test('server-sent events from @ag-ui/encoder, in any chunking, end in the server\'s draft', async () => {
-  const { events, doc } = session();
+  const { events, document: doc } = session();
   const text = sse(events);
   await fc.assert(
     fc.asyncProperty(fc.array(fc.nat(), { maxLength: 40 }), async (cuts) => {
@@ -151,7 +136,7 @@ test('server-sent events from @ag-ui/encoder, in any chunking, end in the server
 });
 
 test('a reconnect at any point (a snapshot of the server, then the deltas after it) ends in the server\'s draft', async () => {
-  const { events, doc } = session();
+  const { events, document: doc } = session();
   for (let cut = 0; cut <= events.length; cut++) {
     const s = new b.BuildSession();
     const abort = new AbortController();
