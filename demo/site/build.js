@@ -1,18 +1,13 @@
-// The Build view: replays a recorded model answer (answer.md) at model speed
-// through the streaming parser, shows each block as the parser sees it (the
-// healed view of the open block, committed surface components, refused lines,
-// the ghost of the line being written), renders the preview with the reference
-// renderer and merges it into place with the preview morph; once the answer is
-// complete, the validator checks the whole body.
-//
-// The page keeps the answer's document itself, from the changes each chunk
-// makes (applyChanges), instead of asking the stream for the whole document
-// after every chunk: applyChanges gives a new object only for a block that
-// changed, so the preview HTML and the panel entry of every other block are
-// reused (by identity), and a chunk costs what it changed, not the answer so far.
-import initStream, { Stream, applyChanges } from '/npm/stream.js';
-import initValidator, { validateMarkdown } from '/npm/validator.js';
-import initRender, { renderSurface } from '/npm/render.js';
+// The Build view: a live build session over AG-UI (SPEC.md section 15). The
+// demo server streams a recorded session (GET /session: a scripted agent
+// building a landing page) as server-sent events; BuildSession keeps the
+// local draft, the ghost of the operation being written, the assistant's
+// text and the activity; the preview is the draft in preview mode, morphed
+// into a sandboxed frame (no scripts run there) by ./morph's Preview, which
+// skips unchanged sections and morphs at most 4 times a second. "Pick" finds
+// the part under the pointer by geometry (previewTargetAt) for click-to-scope;
+// "Drop and reconnect" aborts the stream mid-run and resumes from a snapshot.
+import initBuild, { BuildSession, previewTargetAt } from '/npm/build.js';
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
@@ -21,150 +16,149 @@ const el = (tag, attrs = {}, ...children) => {
   node.append(...children);
   return node;
 };
-const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
-// Just enough markdown for prose in the preview (the site's own markdown
-// pipeline renders real pages): headings, paragraphs, emphasis, code, links.
-const SAFE_LINK = /^(\/(?![\/\\])|#|https?:\/\/)/i;
-function inline(text) {
-  return esc(text)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[^\w*])\*([^*\s][^*]*)\*/g, '$1<em>$2</em>')
-    .replace(/~~([^~]+)~~/g, '<del>$1</del>')
-    .replace(/\[([^\]]*)\]\(([^)\s]*)\)/g, (_, label, href) => (SAFE_LINK.test(href) ? `<a href="${href}">${label}</a>` : label));
-}
-function prose(text) {
-  return text
-    .split(/\n{2,}/)
-    .filter((p) => p.trim())
-    .map((p) => {
-      const h = /^(#{1,6})\s+(.*)$/.exec(p.trim());
-      return h ? `<h${h[1].length}>${inline(h[2])}</h${h[1].length}>` : `<p>${inline(p)}</p>`;
-    })
-    .join('');
-}
-
-// A block's preview section, made once per block object.
-const sections = new WeakMap();
-function previewHtml(doc) {
-  return doc.blocks
-    .map((block, i) => {
-      let html = sections.get(block);
-      if (html === undefined) sections.set(block, (html = sectionHtml(block, i)));
-      return html;
-    })
-    .join('');
-}
-
-function sectionHtml(block, i) {
-  const key = `block-${i}`;
-  let inner;
-  if (block.kind === 'prose') inner = prose(block.healed ?? block.text);
-  else if (block.kind === 'code') inner = `<pre><code>${esc(block.text.replace(/^.*\n/, '').replace(/\n[`~]{3,}\s*$/, ''))}</code></pre>`;
-  else if (block.kind === 'directive') inner = `<div class="placeholder">${esc(block.name ?? 'directive')}${block.complete ? '' : ' (being written)'}</div>`;
-  else if (block.kind === 'surface') {
-    const surface = { id: block.id, kind: 'surface', catalog: block.catalog, components: block.components, data: block.data ?? {} };
-    const hasRoot = block.components.some((c) => c.id === 'root');
-    if (!hasRoot) inner = `<div class="placeholder">Surface “${esc(block.id ?? '')}”: ${block.components.length} components held until root arrives</div>`;
-    else {
-      const { ok, html, issues } = renderSurface(surface);
-      inner = ok ? html : `<div class="placeholder">Surface “${esc(block.id ?? '')}” not rendered: ${esc(issues.filter((i) => i.severity === 'error').map((i) => `${i.code} at ${i.path}`).join(', '))}</div>`;
-    }
-  } else inner = '';
-  return `<section data-section-id="${key}">${inner}</section>`;
-}
-
-// The stream panel: one entry per block, made once per block object; only
-// the entries of blocks that changed are replaced.
-const entries = new WeakMap();
-function showBlocks(doc) {
-  const list = $('blocks');
-  doc.blocks.forEach((block, i) => {
-    let node = entries.get(block);
-    if (!node) entries.set(block, (node = blockEntry(block)));
-    const old = list.children[i];
-    if (old !== node) old ? old.replaceWith(node) : list.append(node);
-  });
-  while (list.children.length > doc.blocks.length) list.lastElementChild.remove();
-}
-
-function blockEntry(block) {
-  const head = `${block.kind}${block.lang ? ` (${block.lang})` : ''}${block.id ? ` “${block.id}”` : ''}${block.name ? ` ${block.name}` : ''}${block.complete ? '' : ' · open'}`;
-  const node = el('div', { class: `block${block.complete ? '' : ' open'}` }, el('strong', {}, head), '\n');
-  if (block.kind === 'surface') {
-    node.append(`${block.components.length} committed: ${block.components.map((c) => c.id).join(', ')}\n`);
-    for (const r of block.refused) node.append(el('div', { class: 'refused' }, `line ${r.line} refused: ${r.code}: ${r.message}`));
-    // The ghost as the stream read it, shown as JSON (for display only).
-    if (block.ghost) node.append(el('div', { class: 'ghost' }, `ghost (unvalidated): ${JSON.stringify(block.ghost)}`));
-  } else if (block.healed !== undefined && block.healed !== block.text) {
-    // Mark what healing changed for display (closers added, an unfinished
-    // image or tag hidden); the stored text is unchanged.
-    let same = 0;
-    while (same < block.text.length && block.text[same] === block.healed[same]) same++;
-    const added = block.healed.slice(same);
-    const hidden = block.text.length - same;
-    node.append(
-      block.healed.slice(Math.max(0, same - 160), same),
-      el('span', { class: 'heal', title: 'changed by healing, for display only' }, added || `(${hidden} characters hidden until complete)`),
-    );
-  } else node.append(block.text.slice(-160));
-  return node;
-}
-
-function showIssues({ valid, issues }) {
-  const box = $('issues');
-  box.replaceChildren(
-    el('p', {}, `validateMarkdown: ${issues.length} issue${issues.length === 1 ? '' : 's'} in the finished answer${valid ? '' : ', with errors'}.`),
-    ...issues.map((i) => el('div', { class: i.severity === 'error' ? 'refused' : '' }, `${i.severity} ${i.code} at ${i.path}${i.line ? ` (line ${i.line})` : ''}: ${i.message}`)),
-  );
-}
-
-await Promise.all([initStream(), initValidator(), initRender()]);
-// The preview morph is in the package only while it is within its size
-// budget (shipped.json: what the build shipped); without it the view still
-// streams and validates, and says so.
+await initBuild();
+// The preview morph ships only within its size budget (shipped.json: what the build shipped).
 const shipped = await (await fetch('/shipped.json')).json();
 const morph = shipped.morph ? await import('/npm/morph.js').then(async (m) => (await m.default(), m)) : null;
-const preview = morph ? new morph.Preview($('preview'), { outline: 800, follow: true }) : null;
-if (!preview) {
-  $('preview').replaceChildren(el('p', { class: 'notice' }, 'No live preview: the preview morph is built and tested but not shipped yet (over its size budget).'));
-}
-const answer = await (await fetch('/answer.md')).text();
-let timer = null;
-let running = null; // the stream of a replay not finished yet
 
-function replay() {
-  clearTimeout(timer);
-  running?.free();
-  $('issues').replaceChildren(el('p', {}, 'Runs on the whole answer once it is complete.'));
-  const stream = (running = new Stream('markdown'));
-  let doc = stream.document(); // the answer's document so far, kept here from the changes
-  let at = 0;
-  const step = () => {
-    // About 60 characters a second in uneven chunks, like a model writing
-    // (the same chunks every replay); "fast" for a quick look.
-    const size = $('fast').checked ? 400 : 3 + ((at * 7) % 6);
-    doc = applyChanges(doc, stream.push(answer.slice(at, at + size)));
-    at += size;
-    if (at >= answer.length) doc = applyChanges(doc, stream.finish().changes);
-    showBlocks(doc);
-    preview?.update(previewHtml(doc));
-    $('progress').textContent = `${Math.min(at, answer.length)} / ${answer.length} characters`;
-    if (at < answer.length) timer = setTimeout(step, $('fast').checked ? 5 : 90);
-    else {
-      preview?.flush();
-      showIssues(validateMarkdown(answer));
-      stream.free();
-      running = null;
-      document.body.dataset.replayed = 'true';
-    }
-  };
-  delete document.body.dataset.replayed;
-  step();
+// The preview frame: sandboxed, same origin, so the page may morph it and read its layout; it runs nothing.
+const frame = $('preview');
+const framed = new Promise((resolve) => (frame.onload = resolve));
+frame.srcdoc = '<!doctype html><html lang="en"><head><link rel="stylesheet" href="/style.css"></head><body style="margin:1rem"></body></html>';
+await framed;
+const frameDoc = frame.contentDocument;
+let preview = null;
+if (morph) {
+  preview = new morph.Preview(frameDoc.body, { outline: 1200, follow: false, onMorph: follow });
+} else {
+  frameDoc.body.append(el('p', { class: 'notice' }, 'No live preview: the preview morph is built and tested but not shipped yet (over its size budget).'));
 }
 
-$('replay').disabled = false;
-$('replay').addEventListener('click', replay);
-if (new URLSearchParams(location.search).has('fast')) $('fast').checked = true;
-replay();
+// Follow the element being built, unless the person scrolled the preview in the last 3 seconds.
+let userScrolled = -Infinity;
+let scrolling = false;
+frame.contentWindow.addEventListener('scroll', () => scrolling || (userScrolled = performance.now()), { passive: true });
+function follow() {
+  const target = frameDoc.querySelector('[data-ch-ghost]') ?? frameDoc.querySelector('[data-morph-changed]');
+  if (!target || performance.now() - userScrolled < 3000) return;
+  scrolling = true;
+  target.scrollIntoView({ block: 'nearest' });
+  requestAnimationFrame(() => (scrolling = false));
+}
+
+let session;
+let received = 0;
+let controller = null;
+let lastGhost = null;
+
+const status = (text) => ($('status').textContent = text);
+const activity = (text, bad = false) => $('activity').append(el('li', bad ? { class: 'bad' } : {}, text));
+
+function onUpdate(u) {
+  received++;
+  for (const r of u.repairs) activity(`repaired: ${r.code} at ${r.path} (${r.from} → ${r.to})`);
+  for (const r of u.refusals) activity(`refused: ${r.code} at ${r.path}: ${r.issues?.[0]?.code ?? r.message}`, true);
+  for (const d of u.divergences) activity(`divergence: ${d.code} at ${d.path}`, true);
+  for (const e of u.errors) activity(`bad input: ${e.code}: ${e.message}`, true);
+  if (u.changed.length) activity(`changed: ${u.changed.join(', ')}`);
+  const ghost = u.ghost && JSON.stringify({ op: u.ghost.op, path: u.ghost.path, component: u.ghost.component, issues: u.ghost.issues.map((i) => i.message) }, null, 1);
+  $('ghost').textContent = ghost ?? 'none';
+  const blocks = u.text?.blocks ?? [];
+  $('text').replaceChildren(...blocks.map((b) => el('p', { class: b.complete ? '' : 'open' }, b.healed ?? b.text)));
+  status(`${u.status.run}${u.status.needsSnapshot ? ' · needs a snapshot' : ''} · ${received} events`);
+  document.body.dataset.status = u.status.run;
+  if (preview && (u.changed.length || ghost !== lastGhost)) preview.update(session.previewHtml());
+  lastGhost = ghost;
+  if (scoped && !partOf(scoped)) unscope();
+}
+
+/** Reads the session's events, from the start or (a reconnect) after `from` of them. */
+async function run(from) {
+  controller = new AbortController();
+  const delay = $('fast').checked ? 0 : 40;
+  $('reconnect').disabled = false;
+  try {
+    const response = await fetch(`/session?delay=${delay}${from ? `&from=${from}` : ''}`, { signal: controller.signal });
+    await session.connect(response, { signal: controller.signal });
+  } catch (e) {
+    if (e.name !== 'AbortError') throw e;
+  }
+  if (!controller.signal.aborted) {
+    $('reconnect').disabled = true;
+    $('connect').disabled = false;
+    preview?.flush();
+    document.body.dataset.done = String(from ?? 0);
+  }
+}
+
+$('connect').addEventListener('click', () => {
+  session = new BuildSession({ onUpdate });
+  received = 0;
+  $('activity').replaceChildren();
+  $('connect').disabled = true;
+  $('pick').disabled = false;
+  run(0);
+});
+
+// The connection drops mid-run; the client resumes: a snapshot, then the events after the ones it had.
+$('reconnect').addEventListener('click', () => {
+  controller.abort();
+  const had = received;
+  activity(`connection dropped after ${had} events; reconnecting from a snapshot`);
+  document.body.dataset.reconnected = String(had);
+  // The resumed stream starts with a snapshot in place of the events it had.
+  received = had - 1;
+  run(had);
+});
+
+// Click-to-scope: a layer over the frame finds the part under the pointer by coordinates.
+const layer = $('pick-layer');
+const hover = el('div', { class: 'hover' });
+layer.append(hover);
+let scoped = null;
+const at = (e) => {
+  const box = frame.getBoundingClientRect();
+  return previewTargetAt(frameDoc, e.clientX - box.left, e.clientY - box.top);
+};
+const selector = (t) => `[data-section-id="${CSS.escape(t.sectionId)}"]${t.componentId ? ` [data-component-id="${CSS.escape(t.componentId)}"], [data-section-id="${CSS.escape(t.sectionId)}"][data-component-id="${CSS.escape(t.componentId)}"]` : ''}`;
+function partOf(t) {
+  const sections = session?.document?.sections ?? [];
+  const index = sections.findIndex((s) => s.id === t.sectionId);
+  const component = t.componentId && sections[index]?.components?.find((c) => c.id === t.componentId);
+  return index < 0 || (t.componentId && !component) ? null : { index, component };
+}
+function picking(on) {
+  layer.hidden = !on;
+  $('pick').setAttribute('aria-pressed', String(on));
+}
+$('pick').addEventListener('click', () => picking(layer.hidden));
+layer.addEventListener('pointermove', (e) => {
+  const t = at(e);
+  const node = t && frameDoc.querySelector(selector(t));
+  hover.hidden = !node;
+  if (!node) return;
+  const r = node.getBoundingClientRect();
+  Object.assign(hover.style, { left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
+});
+layer.addEventListener('click', (e) => {
+  const t = at(e);
+  const part = t && partOf(t);
+  if (!part) return;
+  scoped = t;
+  const what = part.component ? `${part.component.component} "${part.component.id}"` : 'the whole section';
+  $('scope').querySelector('span').textContent = `Changing ${what} in section ${part.index + 1}`;
+  $('scope').hidden = false;
+  document.body.dataset.scope = JSON.stringify(t);
+  picking(false);
+});
+function unscope() {
+  scoped = null;
+  $('scope').hidden = true;
+  delete document.body.dataset.scope;
+}
+$('unscope').addEventListener('click', unscope);
+addEventListener('keydown', (e) => e.key === 'Escape' && picking(false));
+
+$('connect').disabled = false;
+document.body.dataset.ready = '';

@@ -1,7 +1,9 @@
 // The demo, as a person uses it: the parts page, the published article
 // hydrated by the runtime from its hashed file under the documented CSP, and
-// the Build page replaying the recorded answer through the stream, the
-// validator, the renderer and the morph. The article's surfaces are rendered
+// the Build view running the recorded session over AG-UI into a sandboxed
+// preview (with Pick and a reconnect), and the markdown replay of the
+// recorded answer through the stream, the validator, the renderer and the
+// morph. The article's surfaces are rendered
 // by the package's renderSurface (demo/make.mjs), formatting calls in their
 // locale through Intl. Run after scripts/build.
 import { test, before, after } from 'node:test';
@@ -100,11 +102,11 @@ test('the article comes alive: pricing toggle, seat slider, increment, checks, t
   await page.close();
 });
 
-test('the Build page streams the recorded answer: healed prose, ghosts, refusals, live preview, validation', async () => {
+test('the markdown replay streams the recorded answer: healed prose, ghosts, refusals, live preview, validation', async () => {
   // A healed view lasts only until the next chunk completes what it closed,
   // so an observer set before the page runs records that one was shown
   // (polling for it can fall between two chunks).
-  const { page, errors } = await openPage(browser, `${site.origin}/build.html`, {
+  const { page, errors } = await openPage(browser, `${site.origin}/replay.html`, {
     init: () => {
       new MutationObserver(() => {
         if (document.querySelector('#blocks .heal')) window.healShown = true;
@@ -143,6 +145,56 @@ test('the Build page streams the recorded answer: healed prose, ghosts, refusals
   const issues = await page.locator('#issues').textContent();
   assert.match(issues, /2 issues in the finished answer, with errors/);
   assert.match(issues, /invalid_id at \/components\/5\/id \(line 12\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Build view runs the recorded session: ghost, activity, preview in a sandboxed frame, Pick, and a reconnect from a snapshot', { skip: !ships('studio') && 'the Studio module is held back by its size budget' }, async () => {
+  const { page, errors } = await openPage(browser, `${site.origin}/build.html`, {
+    init: () => {
+      // A ghost lasts only while its call is written: record that one was shown.
+      new MutationObserver(() => {
+        if (document.getElementById('ghost')?.textContent.includes('"op"')) window.ghostShown = true;
+        const frame = document.getElementById('preview')?.contentDocument;
+        if (frame?.querySelector('[data-ch-ghost]')) window.ghostDrawn = true;
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    },
+  });
+  await page.waitForSelector('body[data-ready]');
+  await page.click('#connect');
+  // At model speed: the ghost of the operation being written, then drop the connection mid-run.
+  await page.waitForFunction(() => window.ghostShown === true, null, { timeout: 30000 });
+  await page.waitForFunction(() => Number(document.getElementById('status').textContent.match(/(\d+) events/)?.[1]) > 60, null, { timeout: 30000 });
+  await page.check('#fast');
+  await page.click('#reconnect');
+  await page.waitForSelector('body[data-done]', { timeout: 60000 });
+  const resumedAfter = Number(await page.getAttribute('body', 'data-reconnected'));
+  assert.ok(resumedAfter > 60, `reconnected after ${resumedAfter} events`);
+  assert.equal(await page.getAttribute('body', 'data-done'), String(resumedAfter));
+  assert.equal(await page.getAttribute('body', 'data-status'), 'finished');
+  const activity = await page.locator('#activity').textContent();
+  assert.match(activity, /repaired: snap_component/);
+  assert.match(activity, /refused: VALIDATION_FAILED at \/sections\/0\/components\/2\/props\/href: unsafe_href/);
+  assert.match(activity, /connection dropped after \d+ events; reconnecting from a snapshot/);
+  assert.doesNotMatch(activity, /divergence|bad input/);
+  assert.match(await page.locator('#text').textContent(), /Done: the page has a \*\*hero\*\*/);
+  // The preview: the server's draft, in preview mode, in a frame that runs nothing.
+  const frame = page.frameLocator('#preview');
+  if (ships('morph')) {
+    assert.equal(await page.evaluate(() => window.ghostDrawn === true), true, 'the ghost was drawn where it lands');
+    assert.equal(await frame.locator('h1[data-component-id="title"]').textContent(), 'Ship faster with surfaces');
+    assert.equal(await frame.locator('[data-section-id]').count(), 2);
+    assert.equal(await frame.locator('a[data-component-id="cta"]').getAttribute('href'), '/start');
+    assert.equal(await page.getAttribute('#preview', 'sandbox'), 'allow-same-origin');
+    // Pick: a click on the button in the preview scopes the next brief to it.
+    await page.click('#pick');
+    const box = await page.locator('#preview').boundingBox();
+    const cta = await frame.locator('a[data-component-id="cta"]').boundingBox();
+    await page.mouse.click(cta.x + cta.width / 2, cta.y + cta.height / 2);
+    assert.equal(await page.locator('#scope span').textContent(), 'Changing Button "cta" in section 1');
+    assert.deepEqual(JSON.parse(await page.getAttribute('body', 'data-scope')), { sectionId: 'sec_hero', componentId: 'cta' });
+    assert.ok(box.width > 0);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });
