@@ -202,6 +202,8 @@ export class BuildSession {
       return new Promise((resolve) => {
         const done = () => {
           source.removeEventListener('message', message);
+          source.removeEventListener('close', done);
+          source.removeEventListener('error', abort);
           signal?.removeEventListener('abort', abort);
           resolve();
         };
@@ -212,8 +214,10 @@ export class BuildSession {
         const message = (e) => this.#json(e.data);
         source.addEventListener('message', message);
         source.addEventListener('close', done);
-        // An EventSource reconnects by itself; it is over only when closed.
-        source.addEventListener('error', () => source.readyState === 2 && done());
+        // The stream ended or failed: an EventSource would reconnect by
+        // itself and read the session again from its start, so it is
+        // closed (resuming is a new connection, from a snapshot).
+        source.addEventListener('error', abort);
         signal?.addEventListener('abort', abort);
       });
     }

@@ -265,3 +265,43 @@ test('./validator, ./stream and ./render share one wasm module, fetched once', {
   assert.deepEqual(wasm.map((u) => u.replace(site.origin, '')), ['/npm/dist/studio/studio_bg.wasm']);
   await page.close();
 });
+
+test('./build: BuildSession.connect reads an EventSource and a WebSocket in Chromium to the server\'s draft', { skip: held('studio') }, async () => {
+  const { recordedSession } = await import(join(root, 'demo/session.mjs'));
+  const { WebSocketServer } = await import('ws');
+  const { events, document: doc } = await recordedSession();
+  // A socket server sending one JSON event per message, then closing.
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('connection', (socket) => {
+    for (const e of events) socket.send(JSON.stringify(e));
+    socket.close();
+  });
+  await new Promise((r) => wss.once('listening', r));
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${site.origin}/blank.html`);
+  const got = await page.evaluate(async ([base, ws]) => {
+    const m = await import(`${base}/npm/build.js`);
+    await m.default();
+    const read = async (source) => {
+      const updates = [];
+      const session = new m.BuildSession({ onUpdate: (u) => updates.push(u) });
+      await session.connect(source);
+      return { document: session.document, updates: updates.length, errors: updates.flatMap((u) => u.errors), run: updates.at(-1)?.status.run };
+    };
+    const events = new EventSource(`${base}/session?delay=0`);
+    const fromEvents = await read(events);
+    return { fromEvents, closed: events.readyState, fromSocket: await read(new WebSocket(ws)) };
+  }, [site.origin, `ws://127.0.0.1:${wss.address().port}`]);
+  wss.close();
+  for (const via of ['fromEvents', 'fromSocket']) {
+    assert.deepEqual(got[via].document, doc, via);
+    assert.equal(got[via].updates, events.length, via);
+    assert.deepEqual(got[via].errors, [], via);
+    assert.equal(got[via].run, 'finished', via);
+  }
+  assert.equal(got.closed, 2, 'the EventSource is closed at the end of the stream, not reconnected');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
