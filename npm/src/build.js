@@ -32,8 +32,10 @@ class ToolInput {
   root = undefined;
   /** The offset where the text stopped being JSON, or -1. */
   failed = -1;
-  /** How many values have ended (a ghost's issues are checked again only then). */
-  ended = 0;
+  /** How many values were placed (ended, or containers opened): while it is unchanged, only `growing` grew (a ghost's issues are checked again only when it changes). */
+  shape = 0;
+  /** The display string being read: its object and key. */
+  growing = null;
   at = 0;
   stack = [];
   token = null;
@@ -52,6 +54,8 @@ class ToolInput {
     this.failed = this.at;
   }
   place(value) {
+    this.shape++;
+    this.growing = null;
     const top = this.stack.at(-1);
     if (!top) {
       if (this.root !== undefined) return this.fail();
@@ -72,7 +76,6 @@ class ToolInput {
       }
       if (t.kind === 'literal' || !NUMBER.test(t.text)) return this.fail();
       this.token = null;
-      this.ended++;
       this.place(Number(t.text));
     }
     if (c === ' ' || c === '\t' || c === '\n' || c === '\r') return;
@@ -85,7 +88,6 @@ class ToolInput {
     } else if (c === '}' || c === ']') {
       if (!top || top.array !== (c === ']')) return this.fail();
       this.stack.pop();
-      this.ended++;
       if (this.stack.length) this.stack.at(-1).full = true;
     } else if (c === ':') {
       if (!top || top.array || top.key === undefined || top.colon) return this.fail();
@@ -107,7 +109,6 @@ class ToolInput {
     if (!word.startsWith(t.text)) return this.fail();
     if (t.text === word) {
       this.token = null;
-      this.ended++;
       this.place({ true: true, false: false, null: null }[word]);
     }
   }
@@ -125,7 +126,6 @@ class ToolInput {
     } else if (c === '\\') t.escape = '';
     else if (c === '"') {
       this.token = null;
-      this.ended++;
       const top = this.stack.at(-1);
       if (t.key) top.key = t.text;
       else this.place(t.text);
@@ -134,7 +134,10 @@ class ToolInput {
     else t.text += c;
     // A display key's cut string shows closed where it stops.
     const top = this.stack.at(-1);
-    if (!t.key && top && !top.array && top.colon && DISPLAY_KEYS.has(top.key)) top.value[top.key] = t.text;
+    if (!t.key && top && !top.array && top.colon && DISPLAY_KEYS.has(top.key)) {
+      top.value[top.key] = t.text;
+      this.growing = { object: top.value, key: top.key };
+    }
   }
   /** The operation being written: the last item of `ops` so far (until the call ends), or null. */
   writing() {
@@ -421,7 +424,7 @@ export class BuildSession {
     if (input.failed >= 0) {
       this.#update.errors.push(problem('invalid_tool_input', '/delta', `the tool call's input stopped being JSON at offset ${input.failed}; no ghost until the next call`));
     }
-    if (id === this.#ghostCall) this.#ghost = this.#ghostOf(input.writing(), input.ended);
+    if (id === this.#ghostCall) this.#ghost = this.#ghostOf(input.writing(), input);
   }
 
   #callEnd(id) {
@@ -433,23 +436,33 @@ export class BuildSession {
     }
   }
 
-  /** The operation being written, as a ghost: only what was read (no id or path before its string ends); `ended` counts the values read in it. */
-  #ghostOf(op, ended) {
+  /**
+   * The operation being written, as a ghost: only what was read (no id or
+   * path before its string ends). `read` says what changed since the last
+   * one (`shape`: values placed; `growing`: the display string that grew):
+   * when only a prop's display string grew, the last ghost's copy is kept
+   * with that string, so a delta costs its length, not the ghost's size.
+   */
+  #ghostOf(op, read) {
     if (!op || typeof op.op !== 'string' || typeof op.path !== 'string') return null;
     const ghost = { op: op.op, path: op.path, partial: true, issues: [] };
     const value = op.value;
-    if (isObject(value) && ('component' in value || 'id' in value || 'props' in value)) {
+    const last = this.#ghost;
+    const same = last && last.read.shape === read.shape && last.path === ghost.path && last.op === ghost.op;
+    if (same && last.component?.props && read.growing && read.growing.object === value?.props) {
+      ghost.component = { ...last.component, props: { ...last.component.props, [read.growing.key]: value.props[read.growing.key] } };
+      ghost.issues = last.issues;
+    } else if (isObject(value) && ('component' in value || 'id' in value || 'props' in value)) {
       const component = {};
       if (typeof value.id === 'string') component.id = value.id;
       if (typeof value.component === 'string') component.component = value.component;
       if (isObject(value.props)) component.props = clone(value.props);
       ghost.component = component;
-      const last = this.#ghost;
       // The validator sees it again only when something in it ended.
-      if (last && last.ended === ended && last.path === ghost.path) ghost.issues = last.issues;
+      if (same) ghost.issues = last.issues;
       else if (component.component) ghost.issues = validateComponent({ id: component.id ?? 'ghost', ...component }, { catalog: this.#catalog, at: ghost.path }).filter((i) => i.code === 'unknown_component' || i.code === 'invalid_prop');
     }
-    Object.defineProperty(ghost, 'ended', { value: ended });
+    Object.defineProperty(ghost, 'read', { value: { shape: read.shape } });
     return ghost;
   }
 
@@ -493,7 +506,7 @@ export class BuildSession {
     if (change.kind === 'partial') {
       // The unfinished line, read leniently by the stream (nothing invented).
       const op = Array.isArray(change.value?.ops) ? change.value.ops.at(-1) : null;
-      this.#ghost = this.#ghostOf(isObject(op) ? op : null, ++chat.partials);
+      this.#ghost = this.#ghostOf(isObject(op) ? op : null, { shape: ++chat.partials, growing: null });
       return;
     }
     const value = change.kind === 'step' ? { ops: change.ops } : change.value;
