@@ -51,6 +51,12 @@ let session;
 let received = 0;
 let controller = null;
 let lastGhost = null;
+let lastGhostSection = null;
+/** The id of the section a ghost's path is in. */
+const sectionOf = (ghost) => {
+  const index = /^\/sections\/(\d+)\//.exec(ghost?.path ?? '')?.[1];
+  return index === undefined ? null : session.document?.sections?.[Number(index)]?.id ?? null;
+};
 
 const status = (text) => ($('status').textContent = text);
 const activity = (text, bad = false) => $('activity').append(el('li', bad ? { class: 'bad' } : {}, text));
@@ -68,8 +74,15 @@ function onUpdate(u) {
   $('text').replaceChildren(...blocks.map((b) => el('p', { class: b.complete ? '' : 'open' }, b.healed ?? b.text)));
   status(`${u.status.run}${u.status.needsSnapshot ? ' · needs a snapshot' : ''} · ${received} events`);
   document.body.dataset.status = u.status.run;
-  if (preview && (u.changed.length || ghost !== lastGhost)) preview.update(session.previewHtml());
+  // A changed draft renders the whole preview (Preview morphs only the sections that differ);
+  // a ghost that grew renders only its section, and the one it left.
+  const ghostSection = sectionOf(u.ghost);
+  if (preview && u.changed.length) preview.update(session.previewHtml());
+  else if (preview && ghost !== lastGhost) {
+    for (const id of new Set([ghostSection, lastGhostSection].filter(Boolean))) preview.section(id, session.previewHtml(id));
+  }
   lastGhost = ghost;
+  lastGhostSection = ghostSection;
   if (scoped && !partOf(scoped)) unscope();
 }
 

@@ -460,10 +460,20 @@ export class BuildSession {
       ghost.component = component;
       // The validator sees it again only when something in it ended.
       if (same) ghost.issues = last.issues;
-      else if (component.component) ghost.issues = validateComponent({ id: component.id ?? 'ghost', ...component }, { catalog: this.#catalog, at: ghost.path }).filter((i) => i.code === 'unknown_component' || i.code === 'invalid_prop');
+      else if (component.component) ghost.issues = this.#ghostIssues(component, ghost.path);
     }
     Object.defineProperty(ghost, 'read', { value: { shape: read.shape } });
     return ghost;
+  }
+
+  /** What the validator sees in a ghost's component: an unknown name, a prop written that fails (not one still to come). */
+  #ghostIssues(component, at) {
+    const issues = validateComponent({ id: component.id ?? 'ghost', ...component }, { catalog: this.#catalog, at });
+    const written = (issue) => {
+      const key = issue.path.slice(at.length).split('/')[2];
+      return key !== undefined && Object.hasOwn(component.props ?? {}, key);
+    };
+    return issues.filter((i) => i.code === 'unknown_component' || (i.code === 'invalid_prop' && written(i)));
   }
 
   #ghostNow() {

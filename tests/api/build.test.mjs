@@ -92,6 +92,7 @@ test('events received one by one keep the server\'s draft, the ghost, the text, 
   const intro = ghosts.filter(([, g]) => g?.component?.id === 'pitch').map(([, g]) => g.component.props?.text ?? '');
   assert.ok(intro.length > 10, 'the long paragraph shows as a ghost over many deltas');
   assert.ok(intro.every((t, i) => i === 0 || t.startsWith(intro[i - 1].slice(0, -1))), 'its text only grows');
+  assert.ok(ghosts.every(([, g]) => !g?.issues.some((i) => /required/.test(i.message))), 'a prop still to come is no issue of a ghost');
   const typo = ghosts.find(([, g]) => g?.component?.component === 'Buton')[1];
   assert.equal(typo.issues[0].code, 'unknown_component');
   assert.match(typo.issues[0].message, /did you mean "Button"/);
@@ -252,6 +253,16 @@ test('receiveText: the Build chat\'s JSON Lines through the local pipeline, held
   assert.ok(updates.some((u) => u.ghost?.component?.id === 'title'), 'the unfinished line shows as a ghost');
   assert.match(updates.at(-1).text.blocks[0].text, /Adding a title\./);
   assert.ok(updates.some((u) => u.changed.includes('sec_hero')));
+});
+
+test('a ghost\'s issues: a written prop that fails its schema, checked again once a value in it ended', () => {
+  const s = new b.BuildSession({ document: start() });
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const at = (delta) => s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta }).ghost;
+  assert.deepEqual(at('{"ops":[{"op":"add","path":"/sections/0/components/-","value":{"id":"h","component":"Heading","props":{"text":"Hi').issues, []);
+  assert.deepEqual(at('","level":9').issues, [], 'a number at the end may still grow');
+  const bad = at(',').issues;
+  assert.deepEqual(bad.map((i) => [i.code, i.path]), [['invalid_prop', '/sections/0/components/-/props/level']]);
 });
 
 test('previewHtml: preview markup per section, the ghost drawn where it lands', () => {
