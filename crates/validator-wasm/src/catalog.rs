@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use surfaces_core::pointer;
 
-/// The default catalog's text.
-const BLOG_1: &str = include_str!("../catalog/blog@1.json");
+/// The default catalog's text (`catalog/blog@1.json`, minified by `build.rs`).
+const BLOG_1: &str = include_str!(concat!(env!("OUT_DIR"), "/blog@1.json"));
 
 /// Which children a component takes.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -62,8 +62,8 @@ use crate::catalog::{Catalog, Children, Entry};
 use serde_json::{json, Map, Value};
 
 /// The generic surface schema of the npm package, the one spelling of a
-/// surface's shape.
-const SURFACE: &str = include_str!("../../../npm/schema/surface.json");
+/// surface's shape (`npm/schema/surface.json`, minified by `build.rs`).
+const SURFACE: &str = include_str!(concat!(env!("OUT_DIR"), "/surface.json"));
 
 /// What an email is at most (the `email` function's rule).
 const EMAIL_MAX_CHARS: u64 = 254;

@@ -135,8 +135,9 @@ fn expected_by_fixtures() -> BTreeSet<String> {
     out
 }
 
-/// Code-shaped literals in the sources that are not codes.
-const NOT_CODES: [&str; 1] = ["serde_json"];
+/// Code-shaped literals in the sources that are not codes (a crate name,
+/// the environment variable `include_str!` reads build.rs's output from).
+const NOT_CODES: [&str; 2] = ["serde_json", "OUT_DIR"];
 
 #[test]
 fn every_code_is_documented_and_every_documented_code_is_real() {
