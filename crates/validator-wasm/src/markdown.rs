@@ -421,6 +421,6 @@ pub fn validate_markdown(text: &str, catalog: &Catalog) -> Vec<Issue> {
         issues.extend(surface.issues(catalog));
     }
     // Body issues and surface issues, by line; stable within a line.
-    issues.sort_by_key(|i| i.line.unwrap_or(0));
+    crate::surface::sort_stably(&mut issues, |i| vec![i.line.unwrap_or(0)]);
     issues
 }

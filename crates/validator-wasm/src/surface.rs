@@ -930,18 +930,26 @@ fn needs_escape(bytes: &[u8]) -> bool {
 
 /// Sorts issues by where their path points in `doc` (document order),
 /// stably, so issues at one place keep the order they were found in.
-pub(crate) fn sort_in_document_order(doc: &Value, issues: &mut [Issue]) {
-    if issues.len() < 2 {
-        return;
+pub(crate) fn sort_in_document_order(doc: &Value, issues: &mut Vec<Issue>) {
+    sort_stably(issues, |i| position(doc, &i.path));
+}
+
+/// Sorts `issues` by `key`, stably. The one stable sort of the crate: it
+/// sorts positions, whatever the key, so the WebAssembly module holds one
+/// copy of the sort (each element type and comparison is another).
+pub(crate) fn sort_stably(issues: &mut Vec<Issue>, key: impl Fn(&Issue) -> Vec<usize>) {
+    if issues.len() >= 2 {
+        let keys = issues.iter().map(key).collect();
+        sort_by_keys(issues, keys);
     }
-    let mut keyed: Vec<(Vec<usize>, Issue)> = issues
-        .iter()
-        .map(|i| (position(doc, &i.path), i.clone()))
-        .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    for (slot, (_, issue)) in issues.iter_mut().zip(keyed) {
-        *slot = issue;
-    }
+}
+
+/// [`sort_stably`]'s sort, not generic (so compiled once).
+fn sort_by_keys(issues: &mut Vec<Issue>, keys: Vec<Vec<usize>>) {
+    let mut order: Vec<usize> = (0..issues.len()).collect();
+    order.sort_by(|a, b| keys[*a].cmp(&keys[*b]));
+    let mut taken: Vec<Option<Issue>> = core::mem::take(issues).into_iter().map(Some).collect();
+    issues.extend(order.into_iter().filter_map(|i| taken[i].take()));
 }
 
 /// The position of `path` in `doc`: per segment, the array index or the

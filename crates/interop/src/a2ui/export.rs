@@ -24,7 +24,12 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     }
     let mut walk = Walk {
         list,
-        taken: by_id.keys().cloned().collect(),
+        // Inserted one by one: collecting sorts first, a sort the module
+        // would hold only for this.
+        taken: by_id.keys().fold(BTreeSet::new(), |mut set, id| {
+            set.insert(id.clone());
+            set
+        }),
         by_id,
         out: Vec::new(),
         seen: BTreeSet::new(),
