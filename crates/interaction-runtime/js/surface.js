@@ -326,8 +326,14 @@ const run = (s, a) => {
         : copy(url || body);
       break;
     }
-    case "scrollTo":
-      typeof a.target == "string" && a.target[0] == "#" && d.getElementById(a.target.slice(1))?.scrollIntoView();
+    case "scrollTo": {
+      // The surface's component of that id (the renderer marks the ones
+      // scrollTo names), else the page's element of that id.
+      const id = typeof a.target == "string" && a.target[0] == "#" && a.target.slice(1), root = s.c.parentNode;
+      id &&
+        ([...root.querySelectorAll("[data-component-id]")].find((e) => e.getAttribute("data-component-id") == id && e.closest("[data-ch-surface]") == root) ??
+          d.getElementById(id))?.scrollIntoView();
+    }
   }
   v === undefined || write(s, path ?? "", v == NONE ? put(null) : v);
 };

@@ -267,6 +267,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
     let r = Renderer {
         preview,
         ghost,
+        targets: scroll_targets(components),
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
         data: doc.get("data").unwrap_or(&null_data),
         components,
@@ -465,11 +466,37 @@ fn drawn<'a>(ghost: Ghost<'a>, components: &[Value]) -> Drawn<'a> {
     }
 }
 
+/// The component ids the surface's `scrollTo` actions name (`"#id"`): a
+/// published page marks those components with `data-component-id`, for the
+/// runtime to scroll to (SPEC.md section 10).
+fn scroll_targets(components: &[Value]) -> Vec<&str> {
+    fn scan<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+        match value {
+            Value::Object(map) => {
+                if map.get("action").and_then(Value::as_str) == Some("scrollTo") {
+                    let target = map.get("target").and_then(Value::as_str);
+                    out.extend(target.and_then(|t| t.strip_prefix('#')));
+                }
+                map.values().for_each(|v| scan(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| scan(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for props in components.iter().filter_map(|c| c.get("props")) {
+        scan(props, &mut out);
+    }
+    out
+}
+
 /// One surface being rendered.
 struct Renderer<'a> {
     /// For the Build view's preview ([`Mode::Preview`]).
     preview: bool,
     ghost: Drawn<'a>,
+    /// The components `scrollTo` actions name.
+    targets: Vec<&'a str>,
     /// Its id, which element ids are scoped by.
     surface: &'a str,
     /// Its data: the state every value is computed from initially.
@@ -688,10 +715,12 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// In a preview, `data-component-id` (and `data-ch-ghost`) on the
-    /// element written from `start`, the component's outer element.
+    /// `data-component-id` (and `data-ch-ghost`) on the element written
+    /// from `start`, the component's outer element: in a preview, and on a
+    /// published page for a component a `scrollTo` names.
     fn mark(&self, out: &mut String, start: usize, id: Option<&str>, ghost: bool) {
-        let Some(name_end) = out[start..].find([' ', '>']).filter(|_| self.preview) else {
+        let marked = self.preview || id.is_some_and(|id| self.targets.contains(&id));
+        let Some(name_end) = out[start..].find([' ', '>']).filter(|_| marked) else {
             return;
         };
         let mut attrs = String::new();

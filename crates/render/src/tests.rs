@@ -694,3 +694,24 @@ fn a_preview_draws_the_ghost_where_it_will_land() {
     };
     assert!(!preview(&alone, Some(nowhere)).contains("data-ch-ghost"));
 }
+
+#[test]
+fn a_published_page_marks_the_components_scroll_to_names() {
+    let doc = surface(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["go", "intro", "faq"]},
+            {"id": "go", "component": "Button", "props": {"label": "FAQ", "onClick": [{"action": "scrollTo", "target": "#faq"}]}},
+            {"id": "intro", "component": "Text", "props": {"text": "Hello"}},
+            {"id": "faq", "component": "Heading", "props": {"text": "Questions"}}
+        ]),
+        json!({}),
+    );
+    let html = render_surface(&doc, &Catalog::default_blog(), Options::default())
+        .html
+        .unwrap();
+    assert!(
+        html.contains(r#"<h2 data-component-id="faq">Questions</h2>"#),
+        "{html}"
+    );
+    assert_eq!(html.matches("data-component-id").count(), 1, "{html}");
+}

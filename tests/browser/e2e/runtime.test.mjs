@@ -492,6 +492,13 @@ test('actions: copy, share falling back to copy, a link with an action, scrollTo
   assert.equal(await page.evaluate(() => window.scrollY), 0);
   await page.click('#scroll');
   await page.waitForFunction(() => window.scrollY > 1000);
+  // A target naming a component of the surface scrolls to it: not to the
+  // page's element of that id, nor to another surface's component.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.click('#scroll-component');
+  await page.waitForFunction(() => window.scrollY > 5000);
+  const top = await page.evaluate(() => document.querySelector('section[data-component-id="faq"]').getBoundingClientRect().top);
+  assert.ok(Math.abs(top) < 50, `the component is at the top of the view (${top})`);
   await page.click('#go');
   await page.waitForFunction(() => location.hash === '#arrived');
   await page.click('#go-path');
