@@ -274,12 +274,19 @@ const apply = (s, b, source, changed) => {
 /** @param {Surface} s @param {string} path @param {number} h @param {EventTarget} [source] */
 const write = (s, path, h, source) =>
   E.w(s.t, put(path), h) &&
-  s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1));
+  (s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1)),
+  tell(s, "change", { path, value: Z[h] }));
+
+// A bubbling ch:<name> event from surface `s`'s element (ch:change after a
+// write, ch:action before an action runs), for the page's own code.
+/** @param {Surface} s @param {string} name @param {unknown} detail */
+const tell = (s, name, detail) => s.c.parentNode.dispatchEvent(new CustomEvent("ch:" + name, { bubbles: true, detail }));
 
 // One action of surface `s` (SPEC.md section 5).
 /** @param {Surface} s @param {unknown} a */
 const run = (s, a) => {
   if (!object(a)) return;
+  tell(s, "action", a);
   L = s.l;
   const path = typeof a.path == "string" ? a.path : undefined;
   /** @param {unknown} x */
@@ -385,13 +392,19 @@ const read = (m, el) => {
   return chosen ? literal(chosen) : t == RADIO ? undefined : null;
 };
 
-const hydrate = () => {
+// The surfaces hydrated (or left as rendered): never hydrated twice.
+const H = new WeakSet();
+
+// Hydrates the surfaces in `scope` (the document, or an element a ch:hydrate
+// was dispatched on, itself a surface or holding some).
+/** @param {any} scope */
+const hydrate = (scope) => {
   // Innermost surfaces come last in document order: hydrate them first so
   // each element is claimed by the surface nearest to it.
-  for (const root of [...d.querySelectorAll("[data-ch-surface]")].reverse()) {
+  for (const root of [...(scope.matches?.("[data-ch-surface]") ? [scope] : []), ...scope.querySelectorAll("[data-ch-surface]")].reverse()) {
     const c = root.querySelector(":scope>script[data-ch-state]"), state = c && parse(c.textContent);
     // A surface whose state does not parse (or is no object) is left as rendered.
-    if (!object(state)) continue;
+    if (H.has(root) || (H.add(root), !object(state))) continue;
     /** @type {Surface} */
     // Formatted in the locale the surface or the page names (its closest
     // lang, as the renderer wrote it), so hydration changes no text.
@@ -399,22 +412,33 @@ const hydrate = () => {
     for (const el of root.querySelectorAll(
       "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]",
     ))
-      R.has(el) || bind(s, el);
+      // Only its own: not an inner surface's, even one left as rendered.
+      el.closest("[data-ch-surface]") == root && bind(s, el);
     s.b.forEach((b) => apply(s, b));
   }
 };
 
 const start = async () => {
+  const url = new URL(WASM, import.meta.url);
+  let bytes, why;
   try {
-    const bytes = await (await fetch(new URL(WASM, import.meta.url))).arrayBuffer();
-    E = /** @type {any} */ (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports;
+    const r = await fetch(url);
+    r.ok ? (bytes = await r.arrayBuffer()) : (why = url + " answered " + r.status);
   } catch (err) {
-    // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src: without
-    // it the page keeps working as the server rendered it.
-    console.warn("surfaces: not started (" + err + "); a CSP must allow script-src 'wasm-unsafe-eval'");
-    return;
+    why = url + ": " + err;
   }
-  hydrate();
+  try {
+    bytes && (E = /** @type {any} */ (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports);
+  } catch (err) {
+    // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src.
+    why = err + "; a CSP must allow script-src 'wasm-unsafe-eval'";
+  }
+  // Without it the page keeps working as the server rendered it.
+  if (why) return console.warn("surfaces: not started: " + why);
+  hydrate(d);
+  // Surfaces added later: a ch:hydrate on them (or on the document), seen
+  // in the capture phase whether it bubbles or not.
+  d.addEventListener("ch:hydrate", (ev) => hydrate(ev.target), true);
   // One delegated listener per event type: from the target up to the first
   // bound element that handles it (a model field for input, an element with
   // a data-ch-action, read when clicked, for click).

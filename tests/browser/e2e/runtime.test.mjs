@@ -5,7 +5,8 @@
 // surface.<hash>.js and surface.<hash>.wasm).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { launch, startServer, PAGE_CSP, root, artifacts } from './harness.mjs';
@@ -84,12 +85,16 @@ pages['/p/rules.html'] = pageHtml(
     .replace('"SET_DEEP"', `"${escapeAttr(SET_DEEP)}"`),
 );
 pages['/p/landing.html'] = '<!doctype html><title>landing</title><p id="landed">landed</p>';
+// The runtime's loader alone, its wasm missing beside it (a 404).
+const broken = mkdtempSync(join(tmpdir(), 'surfaces-broken-'));
+copyFileSync(join(site, manifest['surface.js']), join(broken, manifest['surface.js']));
+pages['/p/broken.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('/_cloudhal/', '/_broken/');
 
 before(async () => {
   pages['/p/rendered.html'] = pageHtml(renderFixture('pricing.surface.json'));
   browser = await launch();
   server = await startServer({
-    mounts: { '/_cloudhal/': relative(root, site), '/fixtures/': 'tests/browser/e2e/runtime' },
+    mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/fixtures/': 'tests/browser/e2e/runtime' },
     csp: (path) => (path.startsWith('/strict/') ? STRICT_CSP : PAGE_CSP),
     pages,
   });
@@ -97,6 +102,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  rmSync(broken, { recursive: true, force: true });
 });
 
 /** The HTML `surfaces render` prints for a fixture surface. */
@@ -424,6 +430,11 @@ test('surfaces are independent; a malformed state is left as rendered while the 
   await page.click('#broken-plus');
   assert.equal(await text(page, '#broken-count'), 'as rendered');
   assert.equal(await text(page, '#array-count'), 'as rendered', 'a state that is not an object is refused too');
+  // An inner surface whose state does not parse stays as rendered: the outer one does not take its elements.
+  assert.equal(await text(page, '#inner-count'), 'inner as rendered');
+  await page.click('#inner-plus');
+  assert.equal(await text(page, '#inner-count'), 'inner as rendered');
+  assert.equal(await text(page, '#outer-count'), '100');
   assert.deepEqual(errors, []);
 });
 
@@ -632,4 +643,54 @@ test('one locale: the server text of every formatting call is the text after hyd
   assert.ok((await texts(page)).includes('1.501'), 'the update is formatted in the surface locale, de-DE');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a wasm that does not load: one warning saying what failed (the fetch and its status), not the CSP', async () => {
+  const { page, consoleMessages, errors } = await open('/p/broken.html');
+  const warnings = consoleMessages.filter((m) => m.type === 'warning');
+  assert.equal(warnings.length, 1, JSON.stringify(consoleMessages));
+  assert.match(warnings[0].text, /^surfaces: not started: http:\/\/127\.0\.0\.1:\d+\/_broken\/surface\.[0-9a-f]{10}\.wasm answered 404$/);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '1', 'the page stays as rendered');
+  assert.deepEqual(errors, []);
+});
+
+test('surfaces added later hydrate on ch:hydrate (on them or on the document), never twice; ch:action and ch:change bubble from the surface', async () => {
+  const { page, errors } = await open('/p/csp.html');
+  const got = await page.evaluate(async () => {
+    const events = [];
+    for (const name of ['ch:action', 'ch:change']) document.addEventListener(name, (e) => events.push([name, e.target.getAttribute('data-ch-surface'), e.detail]));
+    const add = (id) => {
+      const host = document.createElement('div');
+      host.innerHTML = `<div data-ch-surface="${id}"><script type="application/json" data-ch-state>{"n":5}</script><p data-ch-text="/n">5</p><button type="button" data-ch-action='{"action":"increment","path":"/n"}'>+</button></div>`;
+      document.body.append(host);
+      return host.firstElementChild;
+    };
+    const tick = () => new Promise((r) => setTimeout(r, 0));
+    const first = add('later');
+    first.querySelector('button').click();
+    const before = first.querySelector('p').textContent;
+    // Not bubbling, on the surface itself; then twice more (and once on the document).
+    first.dispatchEvent(new Event('ch:hydrate'));
+    first.dispatchEvent(new Event('ch:hydrate'));
+    const second = add('later-too');
+    document.dispatchEvent(new Event('ch:hydrate'));
+    await tick();
+    first.querySelector('button').click();
+    second.querySelector('button').click();
+    return { before, first: first.querySelector('p').textContent, second: second.querySelector('p').textContent, events };
+  });
+  assert.equal(got.before, '5', 'inert until hydrated');
+  assert.equal(got.first, '6', 'hydrated once: one click, one increment');
+  assert.equal(got.second, '6');
+  assert.deepEqual(got.events, [
+    ['ch:action', 'later', { action: 'increment', path: '/n' }],
+    ['ch:change', 'later', { path: '/n', value: 6 }],
+    ['ch:action', 'later-too', { action: 'increment', path: '/n' }],
+    ['ch:change', 'later-too', { path: '/n', value: 6 }],
+  ]);
+  // The page's first surface: its own events too.
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '2');
+  assert.deepEqual(errors, []);
 });
