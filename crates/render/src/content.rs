@@ -1,8 +1,8 @@
 //! Content components (SPEC.md section 2): text (`Heading`, `Text`,
 //! `Markdown`, `Badge`, `Stat`, `Quote`, `List`), links (`Link`, and
 //! `Button`, a link or a button running actions), media (`Image`, `Icon`,
-//! `Video`) and tables (`Table`, and `Chart`, whose data renders as a table
-//! a theme may replace).
+//! `Video`) and tables (`Table`, and `Chart`: an inline SVG of its series,
+//! bars or lines, with its data as a table, the chart's text alternative).
 
 use crate::markup::{end, open, ACTION, ATTR, TEXT};
 use crate::{binding_attr, dynamic, escape_into, Node, Renderer};
@@ -143,7 +143,20 @@ impl Renderer<'_> {
                         row
                     })
                     .collect();
+                open(out, "figure").class(name, props, &["kind"]).close();
+                let values: Vec<Vec<Option<f64>>> = series
+                    .iter()
+                    .map(|s| {
+                        let values = s.get("values").and_then(Value::as_array);
+                        let values = values.map_or(&[][..], Vec::as_slice);
+                        (0..labels.len())
+                            .map(|i| values.get(i).and_then(Value::as_f64))
+                            .collect()
+                    })
+                    .collect();
+                chart_svg(out, str_prop("kind").unwrap_or_default(), &values);
                 self.table(out, name, str_prop("title"), &columns, &rows);
+                end(out, "figure");
             }
             "Video" => {
                 let (src, title) = (str_prop("src").unwrap_or_default(), str_prop("title"));
@@ -257,6 +270,94 @@ impl Renderer<'_> {
         out.push_str("</tbody>");
         end(out, "table");
     }
+}
+
+/// The plot's size (its `viewBox`): coordinates are whole numbers in it.
+const PLOT: (i64, i64) = (1000, 500);
+
+/// The inline SVG of a chart's series (`values[series][label]`, `None`
+/// where one is missing): grouped bars for `bar`, a line per series for
+/// `line`, filled down to zero for `area`; nothing for another kind (a pie),
+/// whose table stands alone. It is hidden from assistive technology: the
+/// table after it says the same. Each series is `ch-series-<n>` for a
+/// theme's colours; no script, no style of the content's.
+fn chart_svg(out: &mut String, kind: &str, values: &[Vec<Option<f64>>]) {
+    let labels = values.first().map_or(0, Vec::len);
+    if labels == 0 || !matches!(kind, "bar" | "line" | "area") {
+        return;
+    }
+    let all = values.iter().flatten().flatten();
+    let (low, high) = all.fold((0f64, 0f64), |(l, h), v| (l.min(*v), h.max(*v)));
+    let span = if high > low { high - low } else { 1.0 };
+    let (w, h) = PLOT;
+    // The y of a value, and of zero (the bars' base, the areas' floor).
+    let y = |v: f64| ((high - v) / span * h as f64).round() as i64;
+    let zero = y(0.0);
+    let step = w / labels as i64;
+    let n = |x: i64| x.to_string();
+    out.push_str(r#"<svg class="ch-chart-plot" viewBox="0 0 "#);
+    out.push_str(&[n(w), " ".into(), n(h)].concat());
+    out.push_str(r#"" aria-hidden="true" focusable="false">"#);
+    for (j, series) in values.iter().enumerate() {
+        let class = ["ch-series ch-series-", &j.to_string()].concat();
+        if kind == "bar" {
+            let width = step / (values.len() as i64 + 1);
+            open(out, "g").attr("class", &class).close();
+            for (i, v) in series.iter().enumerate() {
+                let Some(v) = v else { continue };
+                let x = i as i64 * step + (j as i64 * 2 + 1) * width / 2;
+                let (top, bottom) = (y(*v).min(zero), y(*v).max(zero));
+                let rect = [
+                    ("x", x),
+                    ("y", top),
+                    ("width", width),
+                    ("height", bottom - top),
+                ];
+                let mut t = open(out, "rect");
+                for (name, value) in rect {
+                    t = t.attr(name, &n(value));
+                }
+                t.close();
+                end(out, "rect");
+            }
+            end(out, "g");
+            continue;
+        }
+        let points: Vec<(i64, i64)> = series
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i as i64 * step + step / 2, y(v))))
+            .collect();
+        let (Some(first), Some(last)) = (points.first(), points.last()) else {
+            continue;
+        };
+        let mut list: Vec<String> = points
+            .iter()
+            .map(|(x, y)| [n(*x), ",".into(), n(*y)].concat())
+            .collect();
+        let tag = if kind == "area" {
+            list.push([n(last.0), ",".into(), n(zero)].concat());
+            list.push([n(first.0), ",".into(), n(zero)].concat());
+            "polygon"
+        } else {
+            "polyline"
+        };
+        open(out, tag)
+            .attr("class", &class)
+            .attr("points", &list.join(" "))
+            .attr(
+                "fill",
+                if tag == "polygon" {
+                    "currentColor"
+                } else {
+                    "none"
+                },
+            )
+            .attr("stroke", "currentColor")
+            .close();
+        end(out, tag);
+    }
+    out.push_str("</svg>\n");
 }
 
 /// A media source as the page loads it: cleaned as the validator's `asset`

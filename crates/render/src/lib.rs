@@ -62,8 +62,12 @@
 //! - `asset:NAME` sources render as `/assets/NAME`.
 //! - `Markdown` renders its source as escaped paragraphs (split on blank
 //!   lines), not as markdown: the site's markdown pipeline owns that.
-//! - `Chart` renders its data as a table (an accessible fallback a theme can
-//!   replace); `Form` renders its fields and a button running `onSubmit`.
+//! - `Chart` is a `<figure>`: an inline SVG of its series (grouped bars for
+//!   `bar`, a line per series for `line`, filled to zero for `area`; a
+//!   `pie` has none), hidden from assistive technology, then its data as a
+//!   table, the chart's text alternative; each series is `ch-series-<n>`
+//!   for a theme's colours. `Form` renders its fields and a button running
+//!   `onSubmit`.
 //! - Preview mode ([`Mode::Preview`], SPEC.md section 15): a flagged part
 //!   is a `<div class="ch-placeholder" data-ch-placeholder="CODE">` whose
 //!   `<span class="ch-placeholder-label">` says `Name "id": message`: an

@@ -715,3 +715,50 @@ fn a_published_page_marks_the_components_scroll_to_names() {
     );
     assert_eq!(html.matches("data-component-id").count(), 1, "{html}");
 }
+
+#[test]
+fn a_chart_is_an_inline_svg_of_its_series_with_its_table() {
+    let chart = |kind: &str, series: Value| {
+        render(
+            json!([{"id": "root", "component": "Chart", "props": {"kind": kind, "title": "Sales", "labels": ["a", "b", "c"], "series": series}}]),
+            json!({}),
+        )
+    };
+    // Bars grouped per label, one class per series, negative values below zero.
+    let html = chart(
+        "bar",
+        json!([{"label": "x", "values": [4, -2, 2]}, {"label": "y", "values": [1, 2]}]),
+    );
+    assert!(html.contains(r#"<figure class="ch-chart ch-kind-bar"><svg class="ch-chart-plot" viewBox="0 0 1000 500" aria-hidden="true" focusable="false">"#), "{html}");
+    assert_eq!(
+        html.matches("<rect ").count(),
+        5,
+        "a missing value draws no bar: {html}"
+    );
+    // Zero is at 4/6 of the height: 333; -2 reaches the bottom.
+    assert!(
+        html.contains(r#"<rect x="388" y="333" width="111" height="167">"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<g class="ch-series ch-series-1">"#),
+        "{html}"
+    );
+    // Its table follows, the text alternative.
+    assert!(
+        html.contains("<caption>Sales</caption>")
+            && html.ends_with("</table>\n</figure>\n</div>\n"),
+        "{html}"
+    );
+    // A line per series; an area closed down to zero.
+    let line = chart("line", json!([{"label": "x", "values": [0, 5, 10]}]));
+    assert!(line.contains(r#"<polyline class="ch-series ch-series-0" points="166,500 499,250 832,0" fill="none" stroke="currentColor">"#), "{line}");
+    let area = chart("area", json!([{"label": "x", "values": [0, 5, 10]}]));
+    assert!(
+        area.contains(r#"points="166,500 499,250 832,0 832,500 166,500""#),
+        "{area}"
+    );
+    // A pie has no plot: its table alone.
+    let pie = chart("pie", json!([{"label": "x", "values": [1, 2, 3]}]));
+    assert!(!pie.contains("<svg") && pie.contains("<table"), "{pie}");
+}
