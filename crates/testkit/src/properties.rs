@@ -885,20 +885,60 @@ fn as_parsed(text: &str) -> String {
 /// parsed by html5ever, holds no script but the state's JSON, no `on*`
 /// attribute, no URL that runs code, no `style` but the visibility
 /// wrapper's, and the literal text of every rendered Heading is a text
-/// node of it, unchanged.
+/// node of it, unchanged; the preview's markup (placeholders, a ghost)
+/// holds none of these either.
 pub fn render(data: &[u8]) {
-    use scraper::{Html, Node};
-    use surfaces_render::{render_markdown, render_surface_text, Options};
+    use surfaces_render::{render_markdown, render_surface_text, Ghost, Mode, Options};
     let catalog = Catalog::default_blog();
     let text = text_of(data);
     let parsed: Option<Value> = serde_json::from_str(&text).ok();
-    let rendered = if parsed.is_some() {
-        render_surface_text(&text, &catalog, Options::default())
-    } else {
-        render_markdown(&text, &catalog, Options::default())
+    let with = |mode| {
+        let options = Options {
+            mode,
+            ..Options::default()
+        };
+        if parsed.is_some() {
+            render_surface_text(&text, &catalog, options)
+        } else {
+            render_markdown(&text, &catalog, options)
+        }
     };
+    // The preview too, its placeholders' labels and a ghost drawn from the
+    // first component, whatever it holds.
+    let ghost = parsed.as_ref().and_then(|d| d.pointer("/components/0"));
+    let ghost = ghost.map(|c| Ghost {
+        op: "add",
+        path: "/components/-",
+        component: Some(c),
+    });
+    if let Some(html) = with(Mode::Preview { ghost }).html {
+        safe_markup(&html);
+    }
+    let rendered = with(Mode::Published);
     let Some(html) = rendered.html else { return };
-    let fragment = Html::parse_fragment(&html);
+    let texts = safe_markup(&html);
+    // Escaping: a rendered Heading's literal text comes back as one text node.
+    let Some(doc) = parsed else { return };
+    // With nothing flagged, every component reachable from root is rendered.
+    if rendered.issues.iter().any(|i| i.severity == Severity::Flag) {
+        return;
+    }
+    for c in doc["components"].as_array().into_iter().flatten() {
+        if c["component"] != "Heading" {
+            continue;
+        }
+        if let Some(title) = c["props"]["text"].as_str().filter(|t| !t.is_empty()) {
+            assert!(texts.contains(&as_parsed(title)), "{title:?} in {html}");
+        }
+    }
+}
+
+/// Checks `html` as [`render`] says (no script but the state, no element
+/// that reaches outside, no handler, no style of the content's, no URL that
+/// runs code); gives its text nodes.
+fn safe_markup(html: &str) -> BTreeSet<String> {
+    use scraper::{Html, Node};
+    let fragment = Html::parse_fragment(html);
     let mut texts = BTreeSet::new();
     for node in fragment.tree.nodes() {
         match node.value() {
@@ -937,20 +977,7 @@ pub fn render(data: &[u8]) {
             _ => {}
         }
     }
-    // Escaping: a rendered Heading's literal text comes back as one text node.
-    let Some(doc) = parsed else { return };
-    // With nothing flagged, every component reachable from root is rendered.
-    if rendered.issues.iter().any(|i| i.severity == Severity::Flag) {
-        return;
-    }
-    for c in doc["components"].as_array().into_iter().flatten() {
-        if c["component"] != "Heading" {
-            continue;
-        }
-        if let Some(title) = c["props"]["text"].as_str().filter(|t| !t.is_empty()) {
-            assert!(texts.contains(&as_parsed(title)), "{title:?} in {html}");
-        }
-    }
+    texts
 }
 
 /// The function set and conditions over arbitrary `[expression, data]`:
