@@ -41,7 +41,9 @@
 //! - a line indented four columns past the list item it is in (past the
 //!   margin outside lists) where a paragraph could start is code, and a
 //!   thematic break (`* * *`, `___`, also after list markers: `- * * *`)
-//!   ends the paragraph: neither is healed;
+//!   ends the paragraph: neither is healed. A code line goes on to its
+//!   `\n` (`\n`, `\r\n` and a lone `\r` end other lines): a lone `\r`
+//!   after its first character is code, as pulldown-cmark reads it;
 //! - a line starting a list item (`- `, `1. `; another number only in a
 //!   list or table) or a block quote (a `>` deeper than the paragraph's
 //!   lines before) ends the paragraph or item before it: what was open there
@@ -445,6 +447,13 @@ impl Inline {
         }
     }
 
+    /// A code line read so far goes on: after a line end it was a lone
+    /// `\r`, which pulldown-cmark reads as code (a code line goes on to
+    /// its `\n`), so the lines after it, blank ones too, are that line.
+    pub fn code_goes_on(&self) -> bool {
+        self.code_line && !self.line_blank
+    }
+
     /// A blank line, or the end of a heading or thematic break: nothing
     /// inline survives a paragraph break (the list items stay open).
     fn paragraph_break(&mut self) {
@@ -589,8 +598,12 @@ impl Inline {
             self.mode = mode;
         }
         if c == '\n' || c == '\r' {
-            // `\n`, `\r\n` and a lone `\r` each end a line.
-            if self.prev != '\r' || c == '\r' {
+            // `\n`, `\r\n` and a lone `\r` each end a line, but a code
+            // line goes on to its `\n` (pulldown-cmark): a `\r` after its
+            // first character is code. A `\r` that ended its line left
+            // it blank.
+            let code = c == '\r' && self.code_line && !self.line_blank;
+            if !code && (self.prev != '\r' || c == '\r' || !self.line_blank) {
                 self.newline();
             }
             self.advance(c);
@@ -1934,6 +1947,19 @@ mod tests {
         assert_eq!(h("- * a"), "- * a");
         // It ends the paragraph before it.
         assert_eq!(h("**a\n***\nb"), "**a\n***\nb");
+    }
+
+    #[test]
+    fn a_lone_carriage_return_goes_on_with_a_code_line() {
+        // pulldown-cmark reads a code line to its `\n`: a `\r` after its
+        // first character is code, and so is what follows it
+        // (fuzz/regressions/markdown_stream/a-lone-cr-in-an-indented-code-line).
+        assert_eq!(h("    `\r`\n"), "    `\r`\n");
+        assert_eq!(h("    `\r`"), "    `\r`");
+        assert_eq!(h("    a\r\n`b"), "    a\r\n`b`");
+        // A `\r` ends a line of prose, and a line of code blank so far.
+        assert_eq!(h("a\r    `b"), "a\r    `b`");
+        assert_eq!(h("    \r`b"), "    \r`b`");
     }
 
     #[test]

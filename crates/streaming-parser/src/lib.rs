@@ -44,7 +44,9 @@
 //!   to be prose is removed and its number reused.
 //! - A prose block ends at a fence, a directive, an ATX heading (a block of
 //!   its own), or a line after blank lines that neither is indented nor
-//!   continues a list. Blank lines between blocks belong to no block.
+//!   continues a list (nor a code line: CommonMark, as pulldown-cmark
+//!   reads it, goes on with one to its `\n`, past a lone `\r`). Blank
+//!   lines between blocks belong to no block.
 //! - A fence inside a container directive is a block of its own (only code
 //!   blocks hide fences, SPEC.md section 8): the container's part before it
 //!   is complete, and the container goes on in a new `directive` block (its

@@ -15,8 +15,9 @@
 //! [`GHOST_LIMIT`](crate::surface::GHOST_LIMIT)).
 //!
 //! A prose block is split off at a fence, a directive, an ATX heading, or a
-//! line after blank lines that neither is indented nor continues a list.
-//! Blank lines between blocks belong to no block. Block numbers are their
+//! line after blank lines that neither is indented nor continues a list
+//! (nor an indented code line a lone `\r` did not end: pulldown-cmark reads
+//! a code line to its `\n`). Blank lines between blocks belong to no block. Block numbers are their
 //! positions, so they do not depend on how the text was chunked.
 //!
 //! This module reads; `view` (a submodule) says what a reader sees: each
@@ -422,6 +423,7 @@ impl MarkdownStream {
         let continues = match self.blocks.last() {
             Some(b) if b.is_open_prose() && !b.heading && !heading => {
                 self.pending_blank.is_empty()
+                    || self.inline.code_goes_on()
                     || line.starts_with([' ', '\t'])
                     || (b.list && line.trim_start().starts_with(is_list_char))
             }
@@ -1084,6 +1086,14 @@ mod tests {
         assert_eq!(heal("x ![i"), "x ");
         assert_eq!(heal("```\ncode"), "```\ncode\n```");
         assert_eq!(heal(""), "");
+        // A lone `\r` after a code line's first character is code
+        // (pulldown-cmark), and so are the lines after it, blank ones too:
+        // the block goes on (fuzz/regressions/markdown_stream/
+        // a-lone-cr-in-an-indented-code-line).
+        assert_eq!(heal("    `\r\r`\n"), "    `\r\r`\n");
+        assert_eq!(heal("    `\r \r`"), "    `\r \r`");
+        // A `\r\n` ends it.
+        assert_eq!(heal("    `\r\n\r\n`b"), "    `\r\n\r\n`b`");
     }
 }
 
