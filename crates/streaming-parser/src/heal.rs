@@ -18,8 +18,9 @@
 //! closer in the text still matches it as CommonMark does (`a**c**`), and
 //! one the added closers would match is hidden; a closer matches the
 //! openers as CommonMark's rule of 3 lets it (a run that may open and
-//! close, `*U **a*a`, skips a `**`; so do added closers after punctuation
-//! and before more closers); `~~` strikes, opening before anything but
+//! close, `*U **a*a`, skips a `**`; so do added closers after punctuation,
+//! an added closer of a code span, math or a link too, and before more
+//! closers); `~~` strikes, opening before anything but
 //! white space and closing after anything but white space, closed only by
 //! `~~` (a tilde run closes a run of its own length, and one that closes
 //! nothing leaves the tilde openers before it open for good, as
@@ -1298,6 +1299,19 @@ fn finish(
                 continue;
             }
         }
+        if let Some(c) = suffix.chars().next_back() {
+            // The closers added after a closer of the suffix (a code
+            // span's, a link's) make a run of their own after it: they
+            // must close what is open too (the rule of 3, `~~` alone),
+            // else what they cannot close is hidden, with what follows.
+            if let Some(i) = unclosable(&stack, c, None) {
+                end = stack.get(i).map_or(end, |e| e.start);
+                stack.truncate(i);
+                suffix.clear();
+                (trim, link_target) = (true, false);
+                continue;
+            }
+        }
         if !trim || !suffix.is_empty() {
             break;
         }
@@ -1668,6 +1682,17 @@ mod tests {
         assert_eq!(h("_*e\u{fffd}*e\u{fffd}"), "_*e\u{fffd}*_");
         assert_eq!(h("_*a *b"), "_*a *b**_");
         assert_eq!(h("*e!*e!"), "*e!*e!**");
+        // Fuzz finding: the closers added after a code span's closer make a
+        // run of their own, after punctuation: two `~~` would make `~~~~`,
+        // which strikes nothing (`~~r ~~`\n` healed as `~~r ~~`\n`~~~~`),
+        // and `**` closes no `*` there (fuzz/regressions/markdown_stream/
+        // closers-added-after-a-code-span-closer).
+        assert_eq!(h("~~r ~~`\n"), "~~r~~");
+        assert_eq!(h("~~a ~~[b](u"), "~~a~~");
+        assert_eq!(h("_*a *b `c"), "_*a*_");
+        assert_eq!(h("_*a *b [c](u"), "_*a*_");
+        assert_eq!(h("**a *b `c"), "**a *b `c`***");
+        assert_eq!(h("~~a `b"), "~~a `b`~~");
     }
 
     #[test]
