@@ -21,7 +21,9 @@
 //! close, `*U **a*a`, skips a `**`; so do added closers after punctuation,
 //! an added closer of a code span, math or a link too, and before more
 //! closers); `~~` strikes, opening before anything but
-//! white space and closing after anything but white space, closed only by
+//! white space and closing when right-flanking (after anything but white
+//! space, but after punctuation only before white space or punctuation:
+//! `~~?~~v` strikes nothing), closed only by
 //! `~~` (a tilde run closes a run of its own length, and one that closes
 //! nothing leaves the tilde openers before it open for good, as
 //! pulldown-cmark reads them, unless the view cuts it away; two `~~`
@@ -1520,10 +1522,11 @@ fn flanking(run: Run, next: char) -> (bool, bool) {
             (opens, right)
         }
         // `~~` may be intraword: it opens before anything but white space
-        // and closes after anything but white space (pulldown-cmark).
+        // and closes when right-flanking (pulldown-cmark: `a~~b` closes,
+        // `~~?~~v` strikes nothing).
         _ => (
             run.len == 2 && !is_white(next),
-            run.len == 2 && !is_white(run.before),
+            run.len == 2 && right_flanking(run.before, next),
         ),
     }
 }
@@ -1727,6 +1730,15 @@ mod tests {
         assert_eq!(h("~~a ~~b"), "~~a~~");
         // `~~` opens and closes intraword (pulldown-cmark).
         assert_eq!(h("\u{1}~~!~~"), "\u{1}~~!~~");
+        // But it closes only when right-flanking: after punctuation, before
+        // white space or punctuation (fuzz/regressions/markdown_stream/
+        // a-tilde-run-after-punctuation-before-a-letter): the `~~` of `?~~v`
+        // opens only, and the closers added for both make `~~~~`.
+        assert_eq!(h("~~?~~v"), "~~?~~");
+        assert_eq!(h("~~?~~v~~"), "~~?~~");
+        assert_eq!(h("~~?~~v~~ x"), "~~?~~v~~ x~~");
+        assert_eq!(h("~~a?~~ b"), "~~a?~~ b");
+        assert_eq!(h("a~~b~~c"), "a~~b~~c");
         // A `~~` closer matches across a `[` still open.
         assert_eq!(h("~~[~~ !"), "~~[~~ !");
         // A pending closer the added closers would join is hidden.
