@@ -1092,6 +1092,13 @@ mod tests {
         // a-lone-cr-in-an-indented-code-line).
         assert_eq!(heal("    `\r\r`\n"), "    `\r\r`\n");
         assert_eq!(heal("    `\r \r`"), "    `\r \r`");
+        // A container directive's closer is a line of its own, after an
+        // opener the end of the text completed too (fuzz/regressions/
+        // markdown_stream/a-directive-closer-glued-to-its-opener: healed as
+        // `:::t:::`, the line read as prose and healed the code span).
+        assert_eq!(heal("`\n:::t"), "`\n:::t\n:::");
+        assert_eq!(heal(":::t\n"), ":::t\n:::");
+        assert_eq!(heal(":::t\na"), ":::t\na\n:::");
         // A `\r\n` ends it.
         assert_eq!(heal("    `\r\n\r\n`b"), "    `\r\n\r\n`b`");
     }

@@ -260,7 +260,11 @@ impl MarkdownStream {
             }
             Kind::Directive => {
                 let mut suffix = String::new();
-                if !line.is_empty() {
+                // A line of its own, as for a fence: after the unfinished
+                // line, or after the opener the end of the text completed
+                // without a line end (`:::t` healed as `:::t:::` is prose).
+                let ended = b.text.is_empty() || b.text.ends_with(['\n', '\r']);
+                if !line.is_empty() || !ended {
                     suffix.push('\n');
                 }
                 for _ in 0..b.depth {
