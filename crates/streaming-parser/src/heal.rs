@@ -37,7 +37,12 @@
 //! title): what followed the `(` is read again as text, once, up to 512
 //! bytes after it (past them the link stays a link), and a view that would
 //! show that `(` without the character that made it no link is cut before
-//! the bracket.
+//! the bracket. A `<` before a letter, a digit, `/`, `!` or `?` may begin
+//! raw HTML (an open or closing tag, a comment, CDATA, a declaration, a
+//! processing instruction) or an autolink (`<scheme:...>`, an e-mail
+//! address), each read by pulldown-cmark's grammar, and hides the view
+//! from it while open; one that turns out to be neither (`<k*d>`) is read
+//! again as text in the same way, up to 512 bytes after it.
 //!
 //! Blocks, as CommonMark (and pulldown-cmark, for tables) reads them, so
 //! that nothing is closed past the block it was opened in:
@@ -70,6 +75,8 @@ pub const INCOMPLETE_LINK: &str = "streamdown:incomplete-link";
 /// A link's `(...)` is read again as text if it turns out to make no link
 /// (a control character in its destination, text after it that is no
 /// title) within this many bytes of its `(`; past them it stays a link.
+/// So is what a `<` began that turns out to be no HTML and no autolink;
+/// past them what follows is text.
 const MAX_URL: usize = 512;
 
 /// How many openers are tracked; deeper ones are left as text.
@@ -146,11 +153,217 @@ enum Mode {
         image: Option<Point>,
         dest: Dest,
     },
-    /// Inside an HTML tag that began at `start`.
+    /// Inside what may be raw HTML or an autolink, begun at `start`: see
+    /// [`Angle`].
     Tag {
         start: Point,
-        quote: Option<char>,
+        read: Angle,
     },
+}
+
+/// What a `<` may begin, as pulldown-cmark reads it: raw HTML (an open or
+/// closing tag, a comment, a declaration, CDATA, a processing instruction)
+/// or an autolink (`<scheme:...>`, `<local@domain>`). Each reading is
+/// followed on its own, `None` once it fails; when all have failed, the `<`
+/// was text, and so is what followed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Angle {
+    html: Option<Html>,
+    /// The scheme's length so far, or `None` past its `:`.
+    uri: Option<Option<usize>>,
+    email: Option<Email>,
+    /// Read from the first character after `<`, which is not stepped.
+    fresh: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Html {
+    /// In an open tag's name.
+    Name,
+    /// White space after the name or an attribute: an attribute may start.
+    Gap,
+    /// In an attribute's name.
+    Attr,
+    /// White space after an attribute's name: `=` or another may follow.
+    AfterAttr,
+    /// After `=` (and white space): the value.
+    Eq,
+    Unquoted,
+    Quoted(char),
+    /// After a quoted value: white space, `/` or `>`.
+    AfterValue,
+    /// After `/` in an open tag: `>` only.
+    SelfClose,
+    /// `</`: a closing tag's name, then white space on the line.
+    Slash,
+    CloseName,
+    CloseGap,
+    /// `<!`: a comment, CDATA or a declaration.
+    Bang,
+    /// `<!-`: a second `-` opens a comment.
+    Dash,
+    /// In a comment: how many `-` just before (`-->` ends it).
+    Comment(u8),
+    /// `<![` and this much of `CDATA[`.
+    CdataOpen(u8),
+    /// In CDATA; `]` read (a `]` run must end it, before `>`).
+    Cdata(bool),
+    /// In a declaration, ended by `>`.
+    Decl,
+    /// In a processing instruction; `?` just before (`?>` ends it).
+    Pi(bool),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Email {
+    Local,
+    /// After `@` or `.`: a label starts.
+    LabelStart,
+    /// In a label this long, the last character a `-` or not.
+    Label(u8, bool),
+}
+
+/// A step of what `<` may begin: `Err(())` once nothing can follow,
+/// `Ok(None)` once it is complete (`c` is its `>`).
+fn angle_step(read: Angle, c: char) -> Result<Option<Angle>, ()> {
+    let html = read.html.and_then(|h| html_step(h, c));
+    let uri = read.uri.and_then(|u| uri_step(u, c));
+    let email = read.email.and_then(|e| email_step(e, c));
+    let done = (read.html.is_some() && html.is_none() && html_done(read.html, c))
+        || (read.uri == Some(None) && c == '>')
+        || matches!(read.email, Some(Email::Label(_, false))) && c == '>';
+    if done {
+        return Ok(None);
+    }
+    let next = Angle {
+        html,
+        uri,
+        email,
+        fresh: false,
+    };
+    if next.html.is_none() && next.uri.is_none() && next.email.is_none() {
+        return Err(());
+    }
+    Ok(Some(next))
+}
+
+/// The first character after `<`: what it may begin.
+fn angle_start(c: char) -> Option<Angle> {
+    let local = email_local(c).then_some(Email::Local);
+    let (html, uri) = match c {
+        _ if c.is_ascii_alphabetic() => (Some(Html::Name), Some(Some(1))),
+        '/' => (Some(Html::Slash), None),
+        '!' => (Some(Html::Bang), None),
+        '?' => (Some(Html::Pi(false)), None),
+        _ if c.is_ascii_digit() => (None, None),
+        _ => return None,
+    };
+    Some(Angle {
+        html,
+        uri,
+        email: local,
+        fresh: true,
+    })
+}
+
+fn html_white(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\u{b}' | '\u{c}')
+}
+
+fn attr_start(c: char) -> bool {
+    c.is_ascii_alphabetic() || c == '_' || c == ':'
+}
+
+/// Whether `c`, ending the reading at `h`, completes raw HTML.
+fn html_done(h: Option<Html>, c: char) -> bool {
+    use Html::*;
+    c == '>'
+        && match h {
+            Some(Name | Gap | Attr | AfterAttr | Unquoted | AfterValue | SelfClose) => true,
+            Some(CloseName | CloseGap | Decl) => true,
+            Some(Comment(n)) => n >= 2,
+            Some(Cdata(b)) => b,
+            Some(Pi(q)) => q,
+            _ => false,
+        }
+}
+
+/// The next state of raw HTML after `c`, `None` when it fails or ends.
+fn html_step(h: Html, c: char) -> Option<Html> {
+    use Html::*;
+    let white = html_white(c);
+    Some(match h {
+        Name if c.is_ascii_alphanumeric() || c == '-' => Name,
+        Name | AfterValue if white => Gap,
+        Unquoted if matches!(c, ' ' | '\n' | '\r') => Gap,
+        Gap if white => Gap,
+        Name | Gap | Attr | AfterAttr | AfterValue if c == '/' => SelfClose,
+        Gap | AfterAttr if attr_start(c) => Attr,
+        Attr if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-') => Attr,
+        Attr if white => AfterAttr,
+        AfterAttr if white => AfterAttr,
+        Attr | AfterAttr if c == '=' => Eq,
+        Eq if white => Eq,
+        Eq if c == '"' || c == '\'' => Quoted(c),
+        Eq | Unquoted if !matches!(c, '"' | '\'' | ' ' | '=' | '>' | '<' | '`' | '\n' | '\r') => {
+            Unquoted
+        }
+        Quoted(q) if c == q => AfterValue,
+        Quoted(q) => Quoted(q),
+        Slash if c.is_ascii_alphabetic() => CloseName,
+        CloseName if c.is_ascii_alphanumeric() || c == '-' => CloseName,
+        CloseName | CloseGap if matches!(c, ' ' | '\t' | '\u{b}' | '\u{c}') => CloseGap,
+        Bang if c == '-' => Dash,
+        Bang if c == '[' => CdataOpen(0),
+        Bang if c.is_ascii_alphabetic() => Decl,
+        Dash if c == '-' => Comment(2),
+        Comment(n) if c == '-' => Comment(n.saturating_add(1).min(2)),
+        Comment(n) if c == '>' && n >= 2 => return None,
+        Comment(_) => Comment(0),
+        CdataOpen(n) if b"CDATA[".get(usize::from(n)) == Some(&(c as u8)) && c.is_ascii() => {
+            if n == 5 {
+                Cdata(false)
+            } else {
+                CdataOpen(n + 1)
+            }
+        }
+        Cdata(_) if c == ']' => Cdata(true),
+        Cdata(false) => Cdata(false),
+        Decl if c != '>' => Decl,
+        Pi(_) if c == '?' => Pi(true),
+        Pi(true) if c == '>' => return None,
+        Pi(_) => Pi(false),
+        _ => return None,
+    })
+}
+
+fn uri_step(u: Option<usize>, c: char) -> Option<Option<usize>> {
+    match u {
+        Some(n) if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+') => {
+            (n < 32).then_some(Some(n + 1))
+        }
+        Some(n) if c == ':' && n >= 2 => Some(None),
+        Some(_) => None,
+        None if c <= ' ' || c == '<' || c == '>' => None,
+        None => Some(None),
+    }
+}
+
+fn email_local(c: char) -> bool {
+    c.is_ascii_alphanumeric() || ".!#$%&'*+/=?^_`{|}~-".contains(c)
+}
+
+fn email_step(e: Email, c: char) -> Option<Email> {
+    match e {
+        Email::Local if email_local(c) => Some(Email::Local),
+        Email::Local if c == '@' => Some(Email::LabelStart),
+        Email::LabelStart if c.is_ascii_alphanumeric() => Some(Email::Label(1, false)),
+        Email::Label(n, _) if c.is_ascii_alphanumeric() || c == '-' => {
+            (n < 63).then_some(Email::Label(n + 1, c == '-'))
+        }
+        Email::Label(_, false) if c == '.' => Some(Email::LabelStart),
+        _ => None,
+    }
 }
 
 /// A bracket that turned out to be text: no `(` followed it, or its
@@ -230,8 +443,9 @@ pub struct Inline {
     /// That bracket's opener and the openers inside it: if no `(` follows,
     /// the bracket is text and they are open again (`[**]**`).
     bracketed: Vec<Entry>,
-    /// Inside a link's `(...)`: the state before its `(`, and the text
-    /// since, to read again as text if it makes no link.
+    /// Inside a link's `(...)` (or what a `<` may begin): the state before
+    /// its `(` (after its `<`), and the text since, to read again as text
+    /// if it makes no link (no HTML, no autolink).
     before_url: Option<alloc::boxed::Box<Inline>>,
     url: String,
     /// The brackets whose `(...)` was read again as text.
@@ -573,8 +787,27 @@ impl Inline {
             self.bracket_is_text(self.pos - 1);
         }
         if let Some(start) = self.lt.take() {
-            if self.mode == Mode::Text && (c.is_ascii_alphabetic() || c == '/' || c == '!') {
-                self.mode = Mode::Tag { start, quote: None };
+            if let Some(read) = angle_start(c).filter(|_| self.mode == Mode::Text) {
+                // What follows may be raw HTML or an autolink: read again
+                // as text, from here, if it turns out to be neither.
+                // (The brackets read again stay here, where no more are
+                // added until it ends: not copied.)
+                self.url.clear();
+                let reread = core::mem::take(&mut self.reread);
+                self.before_url = Some(alloc::boxed::Box::new(self.clone()));
+                self.reread = reread;
+                self.mode = Mode::Tag { start, read };
+            }
+        }
+        if let Mode::Tag { .. } = self.mode {
+            if self.before_url.is_some() {
+                if self.url.len() < MAX_URL {
+                    self.url.push(c);
+                } else {
+                    // Past the bound it is read on as what it began.
+                    self.before_url = None;
+                    self.url.clear();
+                }
             }
         }
         if let Mode::Url { depth, image, dest } = self.mode {
@@ -601,6 +834,11 @@ impl Inline {
             self.mode = mode;
         }
         if c == '\n' || c == '\r' {
+            if let Mode::Tag { .. } = self.mode {
+                if self.angle(c) {
+                    return;
+                }
+            }
             // `\n`, `\r\n` and a lone `\r` each end a line, but a code
             // line goes on to its `\n` (pulldown-cmark): a `\r` after its
             // first character is code. A `\r` that ended its line left
@@ -715,22 +953,66 @@ impl Inline {
                     self.escaped = true;
                 }
             }
-            Mode::Tag { start, quote } => {
-                let quote = match quote {
-                    Some(q) if q == c => None,
-                    Some(q) => Some(q),
-                    None if c == '"' || c == '\'' => Some(c),
-                    None if c == '>' => {
-                        self.mode = Mode::Text;
-                        self.advance(c);
-                        return;
-                    }
-                    None => None,
-                };
-                self.mode = Mode::Tag { start, quote };
+            Mode::Tag { .. } => {
+                if self.angle(c) {
+                    return;
+                }
             }
         }
         self.advance(c);
+    }
+
+    /// Reads `c` (already kept in `url`) as part of what a `<` began:
+    /// whether it made that text, which was then read again as text.
+    fn angle(&mut self, c: char) -> bool {
+        let Mode::Tag { start, read } = self.mode else {
+            return false;
+        };
+        if read.fresh {
+            let read = Angle {
+                fresh: false,
+                ..read
+            };
+            self.mode = Mode::Tag { start, read };
+            return false;
+        }
+        match angle_step(read, c) {
+            Ok(Some(read)) => self.mode = Mode::Tag { start, read },
+            Ok(None) => {
+                self.mode = Mode::Text;
+                self.before_url = None;
+                self.url.clear();
+            }
+            Err(()) => {
+                let text = core::mem::take(&mut self.url);
+                let Some(back) = self.before_url.take() else {
+                    // Past the bound: what follows is text.
+                    self.mode = Mode::Text;
+                    return false;
+                };
+                let bad = self.pos;
+                let mut reread = core::mem::take(&mut self.reread);
+                *self = *back;
+                if self.stack.is_empty() && self.dropped.is_empty() {
+                    // No view can end before the `<` but at it: the
+                    // brackets and tags that ended before it are past.
+                    reread.retain(|r| r.bad >= start.at);
+                }
+                self.reread = reread;
+                // A view showing the `<` but not what made it text would
+                // read raw HTML or an autolink begun: cut before it.
+                self.reread.push(Reread {
+                    cut: start,
+                    before: self.stack.clone(),
+                    bad,
+                });
+                for c in text.chars() {
+                    self.step(c);
+                }
+                return true;
+            }
+        }
+        false
     }
 
     /// The mode after `c` inside a link's `(...)` at `dest`, `depth`
@@ -1905,6 +2187,37 @@ mod tests {
         assert_eq!(h("a [b [c"), "a [b [c](streamdown:incomplete-link)");
         assert_eq!(h("[a [b]"), "[a [b](streamdown:incomplete-link)");
         assert_eq!(h("[b [c](u) d"), "[b [c](u) d");
+    }
+
+    #[test]
+    fn raw_html_and_autolinks_are_read_by_their_grammar() {
+        // Fuzz finding: `<k*d>` is no tag (`*` in its name), so its `*`
+        // emphasizes up to the next `*`, and the `~~` inside that closes
+        // nothing: the last `~~` closes the first (fuzz/regressions/
+        // markdown_stream/text-read-as-a-tag).
+        assert_eq!(h("~~<k*d>~~k*r~~o"), "~~<k*d>~~k*r~~o");
+        assert_eq!(h("<k*d> **a"), "<k*d> **a**");
+        // Tags, comments, declarations, CDATA, processing instructions and
+        // autolinks hide what is in them.
+        assert_eq!(h("**x <a b=\"**\"> y"), "**x <a b=\"**\"> y**");
+        assert_eq!(h("**x <a\nb='**' c=d/> y"), "**x <a\nb='**' c=d/> y**");
+        assert_eq!(h("**x </a > y"), "**x </a > y**");
+        assert_eq!(h("**x <!-- ** --> y"), "**x <!-- ** --> y**");
+        assert_eq!(h("**x <!a **> y"), "**x <!a **> y**");
+        assert_eq!(h("**x <![CDATA[ ** ]]> y"), "**x <![CDATA[ ** ]]> y**");
+        assert_eq!(h("**x <?a **?> y"), "**x <?a **?> y**");
+        assert_eq!(h("**x <ab:c**> y"), "**x <ab:c**> y**");
+        assert_eq!(h("**x <a**b@c.d> y"), "**x <a**b@c.d> y**");
+        // What is none of them is text: `a:b` has too short a scheme, a
+        // closing tag takes no line end, an attribute needs white space
+        // before it.
+        assert_eq!(h("**x <a:b** y"), "**x <a:b** y");
+        assert_eq!(h("**a </b\nc** d"), "**a </b\nc** d");
+        assert_eq!(h("**a <b c=\"d\"e** f"), "**a <b c=\"d\"e** f");
+        assert_eq!(h("a <3 **b"), "a <3 **b**");
+        // A view showing the `<` but not what made it text is cut before
+        // it: it would read a tag begun.
+        assert_eq!(h("x <div **"), "x ");
     }
 
     #[test]
