@@ -171,8 +171,8 @@ const imports = {
 // ---------------------------------------------------------------- the page
 
 /**
- * A surface: its state's handle, its state script, its bindings.
- * @typedef {{ t: number, c: Element, b: Binding[], l?: string }} Surface
+ * A surface: its state's handle, its state script, its element, its bindings.
+ * @typedef {{ t: number, c: Element, r: Element, b: Binding[], l?: string }} Surface
  */
 /**
  * A binding: the element, its kind (TEXT, ATTR, VISIBLE, MODEL, CHECKS),
@@ -280,7 +280,7 @@ const write = (s, path, h, source) =>
 // A bubbling ch:<name> event from surface `s`'s element (ch:change after a
 // write, ch:action before an action runs), for the page's own code.
 /** @param {Surface} s @param {string} name @param {unknown} detail */
-const tell = (s, name, detail) => s.c.parentNode.dispatchEvent(new CustomEvent("ch:" + name, { bubbles: true, detail }));
+const tell = (s, name, detail) => s.r.dispatchEvent(new CustomEvent("ch:" + name, { bubbles: true, detail }));
 
 // One action of surface `s` (SPEC.md section 5).
 /** @param {Surface} s @param {unknown} a */
@@ -336,7 +336,7 @@ const run = (s, a) => {
     case "scrollTo": {
       // The surface's component of that id (the renderer marks the ones
       // scrollTo names), else the page's element of that id.
-      const id = typeof a.target == "string" && a.target[0] == "#" && a.target.slice(1), root = s.c.parentNode;
+      const id = typeof a.target == "string" && a.target[0] == "#" && a.target.slice(1), root = s.r;
       id &&
         ([...root.querySelectorAll("[data-component-id]")].find((e) => e.getAttribute("data-component-id") == id && e.closest("[data-ch-surface]") == root) ??
           d.getElementById(id))?.scrollIntoView();
@@ -408,7 +408,7 @@ const hydrate = (scope) => {
     /** @type {Surface} */
     // Formatted in the locale the surface or the page names (its closest
     // lang, as the renderer wrote it), so hydration changes no text.
-    const s = { t: put(state), c: /** @type {Element} */ (c), b: [], l: root.closest("[lang]")?.getAttribute("lang") || undefined };
+    const s = { t: put(state), c: /** @type {Element} */ (c), r: root, b: [], l: root.closest("[lang]")?.getAttribute("lang") || undefined };
     for (const el of root.querySelectorAll(
       "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]",
     ))
