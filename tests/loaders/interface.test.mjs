@@ -97,14 +97,14 @@ const bytesOf = (file) => new Uint8Array(readFileSync(file)).buffer;
 
 const loaded = {
   // The runtime starts itself once the document is ready: a document without
-  // surfaces, and its wasm as fetched (the loader reads the response's arrayBuffer()).
+  // surfaces, and its wasm as fetched (the loader reads the response's ok and arrayBuffer()).
   runtime: () => {
     const wasm = bytesOf(LOADERS.runtime.wasm);
     return instantiated(wasm, async () => {
       Object.assign(globalThis, {
         WASM: basename(LOADERS.runtime.wasm),
         document: { readyState: 'complete', querySelectorAll: () => [], addEventListener() {} },
-        fetch: async () => ({ arrayBuffer: async () => wasm }),
+        fetch: async () => ({ ok: true, status: 200, arrayBuffer: async () => wasm }),
       });
       await import(pathToFileURL(LOADERS.runtime.source));
     });
