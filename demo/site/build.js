@@ -8,14 +8,7 @@
 // the part under the pointer by geometry (previewTargetAt) for click-to-scope;
 // "Drop and reconnect" aborts the stream mid-run and resumes from a snapshot.
 import initBuild, { BuildSession, previewTargetAt } from '/npm/build.js';
-
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-};
+import { $, el } from '/dom.js';
 
 await initBuild();
 // The preview morph ships only within its size budget (shipped.json: what the build shipped).

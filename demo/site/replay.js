@@ -13,14 +13,8 @@
 import initStream, { Stream, applyChanges } from '/npm/stream.js';
 import initValidator, { validateMarkdown } from '/npm/validator.js';
 import initRender, { renderSurface } from '/npm/render.js';
+import { $, el } from '/dom.js';
 
-const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-};
 const esc = (s) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 // Just enough markdown for prose in the preview (the site's own markdown
