@@ -58,6 +58,14 @@
 //!   (a code span, emphasis, a link) is forgotten. The line's content after
 //!   the marker is read as a line of its own (the content columns of the
 //!   open items are kept, for the code rule);
+//! - a fence (three or more backticks or tildes, for backticks no backtick
+//!   after them) starting a list item's content or a block quote's, where
+//!   a block may start, ends the paragraph and opens fenced code in it
+//!   (the markdown stream splits off the fences at the margin): its lines
+//!   are code, nothing healed, until a closing fence, or a line left of
+//!   the item's content or with fewer `>`, which CommonMark does not
+//!   continue lazily: that line is read again as what follows. An ATX
+//!   heading's line the fence holds is code too;
 //! - a complete setext underline (`Text\n---`) ends the paragraph as a
 //!   heading, a blank line ends it as a paragraph;
 //! - a delimiter row (`| --- | :-: |`) of as many columns as the line before
@@ -428,6 +436,55 @@ struct Run {
     line_start: bool,
 }
 
+/// A run of backticks or tildes beginning a line's content where a block
+/// may start (in a list item or a block quote: the markdown stream splits
+/// off the fences it reads, SPEC.md section 8): once the line ends with a
+/// run of three or more, and for backticks no backtick after it, it opens
+/// a fenced code block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Opener {
+    ch: char,
+    len: usize,
+    /// The run is still growing.
+    run: bool,
+    /// The `>` markers and the content column of the line: see [`Fence`].
+    quote: usize,
+    col: usize,
+}
+
+/// A fenced code block open in a list item or a block quote: its lines are
+/// code, nothing to heal, until a closing fence (the same character, at
+/// least as many, at most three columns in, nothing after) or a line that
+/// leaves its containers: fewer `>` than `quote`, or, past them, a line
+/// whose content starts left of `col` (CommonMark continues no fenced code
+/// lazily). That line is read again as the start of what follows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Fence {
+    ch: char,
+    len: usize,
+    quote: usize,
+    col: usize,
+    /// The current line's container prefix so far (white space and `>`).
+    prefix: String,
+    /// `>` markers and columns of white space read on it.
+    quotes: usize,
+    white: usize,
+    /// A `>` was just read: one space after it belongs to the marker.
+    gt_space: bool,
+    line: FenceLine,
+}
+
+/// How far the current line of a [`Fence`] has been read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FenceLine {
+    /// Its container prefix.
+    Lead,
+    /// A run of the fence's character (`tail`: white space after it).
+    Close { n: usize, tail: bool },
+    /// Code.
+    Content,
+}
+
 /// The incremental healing state of one prose block.
 #[derive(Debug, Clone)]
 pub struct Inline {
@@ -522,6 +579,10 @@ pub struct Inline {
     /// Inside a table: each row, and each cell (cut at an unescaped `|`),
     /// is read on its own.
     table: bool,
+    /// The current line may open a fenced code block: see [`Opener`].
+    opener: Option<Opener>,
+    /// Inside a fenced code block a list item or block quote holds.
+    fence: Option<Fence>,
 }
 
 /// The current line read as a table row (GFM, as pulldown-cmark reads it).
@@ -639,6 +700,8 @@ impl Default for Inline {
             row: Row::new(),
             header: None,
             table: false,
+            opener: None,
+            fence: None,
         }
     }
 }
@@ -674,16 +737,100 @@ impl Inline {
     /// A blank line, or the end of a heading or thematic break: nothing
     /// inline survives a paragraph break (the list items stay open).
     fn paragraph_break(&mut self) {
-        let pos = self.pos;
+        self.fresh(self.pos);
+    }
+
+    /// A new block begins at `at`: nothing of the one before survives but
+    /// the list items open around it.
+    fn fresh(&mut self, at: usize) {
         let items = core::mem::take(&mut self.items);
         *self = Inline {
-            pos,
-            solid: pos,
+            pos: at,
+            solid: at,
             list: self.list,
             items,
             ..Inline::default()
         };
         self.before = self.here();
+    }
+
+    /// Whether a line starting with `spaces` spaces and no `>` stays in the
+    /// open fenced code block (so that an ATX heading there is code).
+    pub fn fence_holds(&self, spaces: usize) -> bool {
+        self.fence
+            .as_ref()
+            .is_some_and(|f| f.quote == 0 && spaces >= f.col)
+    }
+
+    /// Reads `c` inside a [`Fence`].
+    fn fence_step(&mut self, c: char) {
+        let Some(f) = self.fence.as_mut() else {
+            return;
+        };
+        let line_start = f.line == FenceLine::Lead && f.prefix.is_empty();
+        match c {
+            // `\r\n` ends one line.
+            '\n' if self.prev == '\r' && line_start => {}
+            '\n' | '\r' if f.quotes < f.quote => return self.leave(c),
+            '\n' | '\r' => {
+                if matches!(f.line, FenceLine::Close { n, .. } if n >= f.len) {
+                    // The fence closes: a new block begins after it.
+                    self.fresh(self.pos);
+                    return self.step(c);
+                }
+                (f.quotes, f.white, f.gt_space) = (0, 0, false);
+                f.prefix.clear();
+                f.line = FenceLine::Lead;
+            }
+            _ => {
+                let gt_space = core::mem::take(&mut f.gt_space);
+                let white = c == ' ' || c == '\t';
+                match f.line {
+                    FenceLine::Lead if f.quotes < f.quote => match c {
+                        '>' => (f.quotes, f.white, f.gt_space) = (f.quotes + 1, 0, true),
+                        _ if white => {}
+                        _ => return self.leave(c),
+                    },
+                    FenceLine::Lead if white => {
+                        if !(gt_space && c == ' ') {
+                            f.white += if c == '\t' { 4 - f.white % 4 } else { 1 };
+                        }
+                    }
+                    FenceLine::Lead if f.white < f.col => return self.leave(c),
+                    FenceLine::Lead if c == f.ch && f.white - f.col < 4 => {
+                        f.line = FenceLine::Close { n: 1, tail: false }
+                    }
+                    FenceLine::Close { n, tail: false } if c == f.ch => {
+                        f.line = FenceLine::Close {
+                            n: n + 1,
+                            tail: false,
+                        }
+                    }
+                    FenceLine::Close { n, .. } if white => {
+                        f.line = FenceLine::Close { n, tail: true }
+                    }
+                    _ => f.line = FenceLine::Content,
+                }
+                if f.line == FenceLine::Lead {
+                    f.prefix.push(c);
+                }
+            }
+        }
+        self.pos += c.len_utf8();
+        self.prev = c;
+    }
+
+    /// The current line leaves the open fence's containers at `c`: the
+    /// fence ends before the line, which is read again from its start.
+    fn leave(&mut self, c: char) {
+        let Some(f) = self.fence.take() else {
+            return;
+        };
+        self.fresh(self.pos - f.prefix.len());
+        for p in f.prefix.chars() {
+            self.step(p);
+        }
+        self.step(c);
     }
 
     /// The inline content read so far ends here (a list item or a block
@@ -756,6 +903,19 @@ impl Inline {
     }
 
     fn step(&mut self, c: char) {
+        if self.fence.is_some() {
+            return self.fence_step(c);
+        }
+        if let Some(o) = self.opener.as_mut() {
+            if c == '\n' || c == '\r' {
+            } else if o.run && c == o.ch {
+                o.len += 1;
+            } else if o.run && o.len < 3 || o.ch == '`' && c == '`' {
+                self.opener = None;
+            } else {
+                o.run = false;
+            }
+        }
         if let Some(run) = self.run {
             if run.ch != c || self.escaped {
                 self.run = None;
@@ -845,7 +1005,27 @@ impl Inline {
             // it blank.
             let code = c == '\r' && self.code_line && !self.line_blank;
             if !code && (self.prev != '\r' || c == '\r' || !self.line_blank) {
-                self.newline();
+                match self.opener.take() {
+                    Some(o) if o.len >= 3 => {
+                        // A fence opens: the paragraph before it ends.
+                        self.fresh(self.pos);
+                        self.fence = Some(Fence {
+                            ch: o.ch,
+                            len: o.len,
+                            quote: o.quote,
+                            col: o.col,
+                            prefix: String::new(),
+                            quotes: 0,
+                            white: 0,
+                            gt_space: false,
+                            line: FenceLine::Lead,
+                        });
+                        self.pos += c.len_utf8();
+                        self.prev = c;
+                        return;
+                    }
+                    _ => self.newline(),
+                }
             }
             self.advance(c);
             return;
@@ -887,6 +1067,15 @@ impl Inline {
                     if self.mode == Mode::Text {
                         self.code_line = self.indent >= base + 4
                             && (self.code_line || !self.prev_line_text || item.is_some());
+                    }
+                    if !self.code_line && (c == '`' || c == '~') && self.indent < base + 4 {
+                        self.opener = Some(Opener {
+                            ch: c,
+                            len: 1,
+                            run: true,
+                            quote: self.quote,
+                            col: base,
+                        });
                     }
                     self.row.lead = c == '|';
                 }
@@ -1315,6 +1504,10 @@ impl Inline {
     /// The healed view of the text read so far: keep `text[..cut]`, then
     /// append `suffix`.
     pub fn heal(&self) -> (usize, String) {
+        if self.fence.is_some() || self.opener.is_some_and(|o| o.len >= 3) {
+            // Fenced code, or a line that opens it: nothing to heal.
+            return (self.pos, String::new());
+        }
         if self.code_line || self.rule.is_some_and(|(_, n)| n >= 3) || self.delimiter_row() {
             // Code, a thematic break (which ends the paragraph before it),
             // or a table's delimiter row (which makes the line before its
@@ -2133,9 +2326,42 @@ mod tests {
             "a closer starting a line would be a fence"
         );
         assert_eq!(h("a ```x\n`"), "a ```x```");
-        assert_eq!(h("1. ```\n"), "1. ");
+        // After a list marker (or `>`), three backticks open a fenced
+        // code block: the item holds it (fuzz/regressions/markdown_stream/
+        // a-fence-in-a-list-item).
+        assert_eq!(h("1. ```\n"), "1. ```\n");
         assert_eq!(h("a ``x`"), "a ``x``", "pending run completed");
         assert_eq!(h("a ```x``\n"), "a ```x`` ```");
+    }
+
+    #[test]
+    fn fenced_code_in_a_list_item_or_block_quote() {
+        // The fence's lines are code: nothing healed in them.
+        assert_eq!(h("- ```js\n  const a = `x"), "- ```js\n  const a = `x");
+        assert_eq!(h("> ~~~\n> **a"), "> ~~~\n> **a");
+        assert_eq!(h("- a\n  - ```\n    **x"), "- a\n  - ```\n    **x");
+        // A line left of the item's content, or without the quote's `>`,
+        // ends the fence and is read as what follows it.
+        assert_eq!(h("- ```\n}"), "- ```\n}");
+        assert_eq!(h("- ```\n**a"), "- ```\n**a**");
+        assert_eq!(h("- ```\n- **a"), "- ```\n- **a**");
+        assert_eq!(h("> ```\nb **c"), "> ```\nb **c**");
+        // A closing fence ends it; healing goes on after it.
+        assert_eq!(h("- ```\n  x\n  ```\n  **a"), "- ```\n  x\n  ```\n  **a**");
+        assert_eq!(
+            h("- ```\n  x\n  ````\r\n  **a"),
+            "- ```\n  x\n  ````\r\n  **a**"
+        );
+        // Not a closer: fewer markers, another character, text after it.
+        assert_eq!(h("- ````\n  ```\n  **a"), "- ````\n  ```\n  **a");
+        assert_eq!(h("- ```\n  ~~~\n  **a"), "- ```\n  ~~~\n  **a");
+        assert_eq!(h("- ```\n  ``` x\n  **a"), "- ```\n  ``` x\n  **a");
+        // A backtick after a backtick fence's run makes it no fence but
+        // a code span's opener.
+        assert_eq!(h("- ```a`b\n  **c"), "- ```a`b\n  **c```");
+        // The fence ends the paragraph before it: what was open there is
+        // text, as CommonMark leaves it.
+        assert_eq!(h("- a **b\n  - ```"), "- a **b\n  - ```");
     }
 
     #[test]

@@ -411,9 +411,18 @@ impl MarkdownStream {
         match class {
             Class::Blank => {}
             Class::Prose => self.attach_prose(false),
+            // In fenced code a list item holds, a heading's line is code.
+            Class::Heading if self.in_inner_fence() => self.attach_prose(false),
             Class::Heading => self.attach_prose(true),
             Class::Candidate(candidate) => self.role = Role::Candidate(candidate),
         }
+    }
+
+    /// Whether the unfinished line goes on in a fenced code block open in a
+    /// list item of the open prose block.
+    fn in_inner_fence(&self) -> bool {
+        let spaces = self.line.bytes().take_while(|b| *b == b' ').count();
+        self.blocks.last().is_some_and(|b| b.is_open_prose()) && self.inline.fence_holds(spaces)
     }
 
     /// The unfinished line is prose: continue the open prose block or start
@@ -871,6 +880,22 @@ mod tests {
         assert_eq!(classify("\t::x", false), Some(Class::Prose));
         assert_eq!(classify(&":".repeat(40), false), Some(Class::Prose));
         assert_eq!(classify("hello", false), Some(Class::Prose));
+    }
+
+    #[test]
+    fn a_heading_line_in_fenced_code_a_list_item_holds_is_code() {
+        // `  # x` is a comment in the item's fence, not a heading block;
+        // once the item ends, `# y` heads again.
+        let text = "- ```sh\n  # x **a\n";
+        let d = doc(text);
+        assert_eq!(kinds(&d), [("prose".into(), true)]);
+        assert_eq!(crate::heal(text), text);
+        let d = doc("- ```sh\n  # x\n# y **a");
+        assert_eq!(kinds(&d).len(), 2);
+        assert_eq!(
+            crate::heal("- ```sh\n  # x\n# y **a"),
+            "- ```sh\n  # x\n# y **a**"
+        );
     }
 
     #[test]
