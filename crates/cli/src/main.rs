@@ -14,7 +14,7 @@ mod validator;
 
 const USAGE: &str = "usage: surfaces <command> [options]
 commands:
-  render [--catalog FILE] [--interactive] FILE   a surface as published-page HTML (or whether a page needs the runtime)
+  render [--catalog FILE] [--locale TAG] [--interactive] FILE   a surface as published-page HTML, formatted in TAG (or whether a page needs the runtime)
   heal                           markdown on stdin, the healed view on stdout
   stream [--chunk N] [--mode markdown|jsonl|a2ui] [--ops] [--final-only] FILE   streaming parser changes and final document (--ops: an A2UI stream's operations on its surface)
   validate [--catalog FILE] FILE...   check surfaces (.json) and markdown bodies (.md)

@@ -1,6 +1,10 @@
-//! `surfaces render [--catalog FILE] [--interactive] FILE`: a surface
-//! (`.json`), or the surfaces of a markdown body (`.md` or `.markdown`), as
-//! the published-page HTML of SPEC.md section 10 (text on standard output);
+//! `surfaces render [--catalog FILE] [--locale TAG] [--interactive] FILE`: a
+//! surface (`.json`), or the surfaces of a markdown body (`.md` or
+//! `.markdown`), as the published-page HTML of SPEC.md section 10 (text on
+//! standard output). What a function formats is formatted from CLDR
+//! ([`surfaces_intl::Cldr`]) in `--locale` (a BCP 47 tag, written on each
+//! surface as `lang`, so the runtime formats updates in it too) where a
+//! call names no locale of its own, else in en-US;
 //! with `--interactive`, instead, `{"file", "interactive"}`: whether a page
 //! showing it needs the interaction runtime (a field that writes state or
 //! a button that runs an action), so a site adds the runtime's script only
@@ -42,15 +46,26 @@ fn execute(args: &[String]) -> Outcome {
 }
 
 fn render(args: &[String]) -> Result<Outcome, Usage> {
-    const USAGE: &str = " (usage: surfaces render [--catalog FILE] [--interactive] FILE)";
-    let (opts, files) =
-        options(args, &["catalog"], &["interactive"]).map_err(|Usage(m)| Usage(m + USAGE))?;
+    const USAGE: &str =
+        " (usage: surfaces render [--catalog FILE] [--locale TAG] [--interactive] FILE)";
+    let (opts, files) = options(args, &["catalog", "locale"], &["interactive"])
+        .map_err(|Usage(m)| Usage(m + USAGE))?;
     let [file] = files.as_slice() else {
         return Err(Usage(["render takes one FILE", USAGE].concat()));
     };
+    let locale = option(&opts, "locale");
+    if let Some(tag) = locale.filter(|t| !surfaces_core::function::is_locale(t)) {
+        return Err(Usage(format!(
+            "--locale {tag:?} is no language tag (parts of 1 to 8 letters or digits joined by -){USAGE}"
+        )));
+    }
     let catalog = load_catalog(option(&opts, "catalog"))?;
     let text = read(file)?;
-    let options = surfaces_render::Options::default();
+    let options = surfaces_render::Options {
+        host: &surfaces_intl::Cldr,
+        locale,
+        ..Default::default()
+    };
     let rendered = if is_markdown(file) {
         surfaces_render::render_markdown(&text, &catalog, options)
     } else {
@@ -213,6 +228,30 @@ mod tests {
             execute(&args(&["--interactive", &bad])),
             Outcome::Refused(_)
         ));
+    }
+
+    #[test]
+    fn formats_in_the_locale_given() {
+        let f = temp(
+            "price.json",
+            r#"{"components":[{"id":"root","component":"Text","props":{"text":{"call":"formatCurrency","args":{"value":{"path":"/p"},"currency":"EUR"}}}}],"data":{"p":1234.5}}"#,
+        );
+        let html = |extra: &[&str]| {
+            let Outcome::Html(html) = execute(&args(&[extra, &[f.as_str()]].concat())) else {
+                panic!("{extra:?}")
+            };
+            html
+        };
+        let de = html(&["--locale", "de-DE"]);
+        assert!(de.contains(">1.234,50\u{a0}€</p>"), "{de}");
+        assert!(de.contains(r#"lang="de-DE""#), "{de}");
+        assert!(html(&[]).contains(">€1,234.50</p>"));
+        for bad in ["de_DE", "", "toolongpart-x"] {
+            assert!(
+                matches!(execute(&args(&["--locale", bad, &f])), Outcome::Failed(_)),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

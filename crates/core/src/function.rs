@@ -45,7 +45,7 @@ pub use evaluate::{
     call, evaluate, run_check, DateInput, DateStyle, Host, InLocale, NumberOptions, Value,
 };
 pub use plain::{js_number_string, PlainHost};
-pub use rules::{is_email, parse_iso_date};
+pub use rules::{is_email, is_locale, parse_iso_date};
 pub use spec::{spec, ArgKind, ArgSpec, FunctionSpec, FUNCTIONS, MAX_NESTING};
 
 #[cfg(all(test, feature = "serde_json"))]

@@ -77,6 +77,19 @@ pub struct NumberOptions {
     pub percent: bool,
 }
 
+impl NumberOptions {
+    /// The fraction digits `Intl.NumberFormat` resolves the options to: at
+    /// least `minimumFractionDigits` (default 0), at most
+    /// `maximumFractionDigits` (default 3, for percent 0, and never below
+    /// the minimum).
+    pub fn fraction_digits(self) -> (u32, u32) {
+        let default_max = if self.percent { 0 } else { 3 };
+        let min = self.min_fraction.unwrap_or(0);
+        let max = self.max_fraction.unwrap_or(default_max.max(min)).max(min);
+        (min, max)
+    }
+}
+
 /// What the functions delegate to the platform.
 pub trait Host {
     /// JavaScript's `String(n)`.

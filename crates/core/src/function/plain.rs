@@ -41,17 +41,8 @@ impl Host for PlainHost {
     }
 
     fn format_date(&self, date: DateInput<'_>, style: DateStyle, _locale: Option<&str>) -> String {
-        let (year, month, day) = match date {
-            DateInput::Iso(text) => match parse_iso_date(text) {
-                Some(d) => d,
-                None => return String::new(),
-            },
-            DateInput::EpochMs(ms) => {
-                if !ms.is_finite() || ms.abs() > 8.64e15 {
-                    return String::new();
-                }
-                civil_from_days(floor_div(ms as i64, 86_400_000))
-            }
+        let Some((year, month, day)) = date.civil() else {
+            return String::new();
         };
         let Some(name) = MONTHS.get(month as usize - 1) else {
             return String::new();
@@ -69,12 +60,7 @@ impl Host for PlainHost {
 
     fn format_number(&self, n: f64, options: NumberOptions, _locale: Option<&str>) -> String {
         let value = if options.percent { n * 100.0 } else { n };
-        let default_max = if options.percent { 0 } else { 3 };
-        let min = options.min_fraction.unwrap_or(0);
-        let max = options
-            .max_fraction
-            .unwrap_or(default_max.max(min))
-            .max(min);
+        let (min, max) = options.fraction_digits();
         let mut out = grouped(value, min, max);
         if options.percent {
             out.push('%');
@@ -91,11 +77,7 @@ impl Host for PlainHost {
             2
         };
         let amount = grouped(n.abs(), digits, digits);
-        let sign = if n < 0.0 && amount.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
-            "-"
-        } else {
-            ""
-        };
+        let sign = if n.is_sign_negative() { "-" } else { "" };
         match currency {
             "USD" => alloc::format!("{sign}${amount}"),
             "EUR" => alloc::format!("{sign}€{amount}"),
@@ -110,26 +92,65 @@ impl Host for PlainHost {
     }
 }
 
-/// `n` rounded to `min..=max` fraction digits, integer digits grouped by 3.
-fn grouped(n: f64, min: u32, max: u32) -> String {
-    let fixed = alloc::format!("{:.*}", max as usize, n);
-    let (int, frac) = fixed.split_once('.').unwrap_or((&fixed, ""));
-    let (sign, int) = int.strip_prefix('-').map_or(("", int), |i| ("-", i));
-    let mut frac = frac;
-    while frac.len() > min as usize && frac.ends_with('0') {
-        frac = &frac[..frac.len() - 1];
+impl DateInput<'_> {
+    /// The calendar date (year, month, day; proleptic Gregorian, in UTC)
+    /// an `Intl` host formats, for a native one: `None` for an ISO text
+    /// that is no date or epoch milliseconds past what a JavaScript `Date`
+    /// holds (±8.64e15).
+    pub fn civil(self) -> Option<(i32, u32, u32)> {
+        match self {
+            DateInput::Iso(text) => parse_iso_date(text),
+            DateInput::EpochMs(ms) if ms.is_finite() && ms.abs() <= 8.64e15 => {
+                Some(civil_from_days(floor_div(ms as i64, 86_400_000)))
+            }
+            DateInput::EpochMs(_) => None,
+        }
     }
-    let zero = int.bytes().all(|b| b == b'0') && frac.bytes().all(|b| b == b'0');
-    let mut out = String::from(if zero { "" } else { sign });
-    for (i, c) in int.chars().enumerate() {
+}
+
+/// `n` as `Intl` rounds it: its shortest round-trip decimal, rounded half
+/// away from zero to at most `max` fraction digits, trailing zeros dropped
+/// down to `min`, integer digits grouped by 3, and a `-` for any negative
+/// number, zero included (`-0`).
+fn grouped(n: f64, min: u32, max: u32) -> String {
+    let text = alloc::format!("{}", n.abs());
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let max = max as usize;
+    let mut digits: alloc::vec::Vec<u8> = int
+        .bytes()
+        .chain(frac.bytes().chain(core::iter::repeat(b'0')).take(max))
+        .collect();
+    if frac.as_bytes().get(max).is_some_and(|d| *d >= b'5') {
+        // Carry the rounding up; a carry out of the first digit adds one.
+        let mut carry = true;
+        for d in digits.iter_mut().rev() {
+            if *d == b'9' {
+                *d = b'0';
+            } else {
+                *d += 1;
+                carry = false;
+                break;
+            }
+        }
+        if carry {
+            digits.insert(0, b'1');
+        }
+    }
+    let (int, frac) = digits.split_at(digits.len() - max);
+    let mut keep = frac.len();
+    while keep > min as usize && frac.get(keep - 1) == Some(&b'0') {
+        keep -= 1;
+    }
+    let mut out = String::from(if n.is_sign_negative() { "-" } else { "" });
+    for (i, d) in int.iter().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
             out.push(',');
         }
-        out.push(c);
+        out.push(char::from(*d));
     }
-    if !frac.is_empty() {
+    if keep > 0 {
         out.push('.');
-        out.push_str(frac);
+        out.extend(frac.iter().take(keep).map(|d| char::from(*d)));
     }
     out
 }

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 /// Whether `tag` reads as a BCP 47 language tag: parts of 1 to 8 ASCII
 /// letters or digits joined by `-`, at most 35 bytes.
-pub(super) fn is_locale(tag: &str) -> bool {
+pub fn is_locale(tag: &str) -> bool {
     // A byte loop, not `split` (see the module docs).
     let mut part = 0;
     for b in tag.bytes() {

@@ -408,7 +408,18 @@ fn plain_host_formats_like_intl_en_us() {
         "1,234.50"
     );
     assert_eq!(num(json!({"value": 0.256, "style": "percent"})), "26%");
-    assert_eq!(num(json!({"value": -0.0001})), "0");
+    // Intl's signDisplay "auto" signs negative zero, rounded or not; it
+    // rounds half away from zero on the shortest decimal (`12.5` is 13).
+    assert_eq!(num(json!({"value": -0.0001})), "-0");
+    assert_eq!(
+        num(json!({"value": 12.5, "maximumFractionDigits": 0})),
+        "13"
+    );
+    assert_eq!(
+        num(json!({"value": 1.005, "maximumFractionDigits": 2})),
+        "1.01"
+    );
+    assert_eq!(num(json!({"value": 999.9995})), "1,000");
     assert_eq!(num(json!({"value": -12.5})), "-12.5");
     let cur = |v: f64, c: &str| {
         text(
