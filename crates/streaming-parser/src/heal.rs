@@ -30,7 +30,10 @@
 //! closers would make a run of four, so only the lowest `~~` is closed; a
 //! single `~` flanks as `_` does, and closes a single `~` before it, but
 //! healing adds no closer for one: `~5 min`); `$$` (exactly two) toggles
-//! math; a single `$` is text (`**$750**`). A bracket that no `(` follows
+//! math (inline math holding `*`, `_` or `~`, emphasis to a reader without
+//! math, is hidden while open); a single `$` is text (`**$750**`). What a
+//! run that closed leaves open gets no closer: a view never cuts into a
+//! run, whose length the rule of 3 reads. A bracket that no `(` follows
 //! is text: the openers inside it are open again. So is one whose `(...)`
 //! turns out to make no link by CommonMark's grammar (a control character
 //! or unbalanced parentheses in the destination, text after it that is no
@@ -151,9 +154,14 @@ enum Mode {
         start: Point,
         open_end: usize,
     },
-    /// Inside `$$` math; `block` when the opener began a line.
+    /// Inside `$$` math; `block` when the opener began a line, `start`
+    /// where hiding its opener starts, `delims` once it holds a `*`, `_` or
+    /// `~` (emphasis to a reader without math, whose pairs a closer added
+    /// after them could change: such inline math is hidden while open).
     Math {
         block: bool,
+        start: Point,
+        delims: bool,
     },
     /// Inside the `(...)` of a link or image, at `dest` of its grammar.
     Url {
@@ -1130,9 +1138,15 @@ impl Inline {
                     self.extend_run(c);
                 }
             }
-            Mode::Math { .. } => {
+            Mode::Math { block, start, .. } => {
                 if c == '$' {
                     self.extend_run(c);
+                } else if matches!(c, '*' | '_' | '~') {
+                    self.mode = Mode::Math {
+                        block,
+                        start,
+                        delims: true,
+                    };
                 }
             }
             Mode::Url { .. } => {
@@ -1447,6 +1461,8 @@ impl Inline {
             (Mode::Text, '$') if run.len == 2 => {
                 self.mode = Mode::Math {
                     block: run.line_start,
+                    start: run.start,
+                    delims: false,
                 }
             }
             (Mode::Text, '*' | '_' | '~') => self.delimiter(run, next),
@@ -1477,12 +1493,16 @@ impl Inline {
         // CommonMark: a closer after a `[` still open may match it. So does
         // a single `~` (pulldown-cmark strikes `~a~`), which healing never
         // closes (`~5 minutes`).
-        let latent = !opens
-            && match run.ch {
-                '*' => left_flanking(run.before, next),
-                '~' => can_open && left == 1,
-                _ => false,
-            };
+        // What a run that closed leaves open (`**a*.*b**c`) is latent too:
+        // healing cannot cut into the run (a shorter run matches otherwise
+        // by the rule of 3), so it adds no closer for it either.
+        let latent = opens && left < run.len
+            || !opens
+                && match run.ch {
+                    '*' => left_flanking(run.before, next),
+                    '~' => can_open && left == 1,
+                    _ => false,
+                };
         if left > 0 && !(opens && left <= MAX_RUN) {
             self.inert = Some((self.pos, start));
         }
@@ -1530,6 +1550,8 @@ impl Inline {
             return self.settle(finish(stack, end, suffix, true, read), read);
         }
         let mut trim = true;
+        // A closing run the view ends with, which the closers added join.
+        let mut last_run = None;
         match self.mode {
             Mode::Code {
                 ticks,
@@ -1566,7 +1588,12 @@ impl Inline {
                     trim = false;
                 }
             }
-            Mode::Math { block } => {
+            Mode::Math {
+                block: false,
+                start,
+                delims: true,
+            } if self.run.map_or(0, |r| r.len) != 2 => end = start,
+            Mode::Math { block, .. } => {
                 match self.run.map_or(0, |r| r.len) {
                     2 => {}
                     1 => suffix.push('$'),
@@ -1615,26 +1642,35 @@ impl Inline {
                         // leaves the openers as they are (it may grow). So
                         // is one the closers added would join (the next
                         // opener to close is of its character): the joined
-                        // run matches as a run of its own length would.
+                        // run matches as a run of its own length would;
+                        // unless it closed a latent opener, which hiding
+                        // it would leave as text (`*T**l**`): then the
+                        // closers join it, as `finish` checks.
                         let mut closed = stack.clone();
                         left = close_on(&mut closed, run, false);
-                        let joined = closed
-                            .iter()
-                            .rev()
-                            .find(|e| !matches!(e.open, Open::Emph { latent: true, .. }))
-                            .is_some_and(
-                                |e| matches!(e.open, Open::Emph { ch, .. } if ch == run.ch),
-                            );
-                        if left < run.len && !joined {
+                        let open = |e: &&Entry| !matches!(e.open, Open::Emph { latent: true, .. });
+                        let joined = closed.iter().rev().find(open).is_some_and(
+                            |e| matches!(e.open, Open::Emph { ch, .. } if ch == run.ch),
+                        );
+                        let latent = closed.iter().filter(open).count() == closed.len()
+                            && stack.iter().filter(open).count() < stack.len();
+                        if left < run.len && (!joined || latent) {
                             stack = closed;
+                            if joined {
+                                last_run = Some((self.pos - left, run.ch, run.len - left));
+                            }
                         } else {
                             left = run.len;
                         }
                     }
                     if left < run.len {
-                        // It closes: show the closing part, hide the rest.
+                        // It closes: show the closing part, hide the rest
+                        // when closers follow (they would join it); with
+                        // none, the rest is text as the run stands (hiding
+                        // it would shorten the run, which then matches
+                        // otherwise by the rule of 3: ` **a*.*b**`).
                         trim = false;
-                        if left > 0 {
+                        if left > 0 && !stack.is_empty() {
                             end = leftover(run, left);
                         }
                     } else if !(run.ch == '$' && run.len == 1) {
@@ -1643,7 +1679,7 @@ impl Inline {
                 }
             }
         }
-        let read = (self.pos, self.bracket_end, self.closed);
+        let read = (self.pos, self.bracket_end, last_run.or(self.closed));
         self.settle(finish(stack, end, suffix, trim, read), read)
     }
 
@@ -2171,6 +2207,14 @@ mod tests {
         assert_eq!(h("_*a *b [c](u"), "_*a*_");
         assert_eq!(h("**a *b `c"), "**a *b `c`***");
         assert_eq!(h("~~a `b"), "~~a `b`~~");
+        // Fuzz findings (fuzz/regressions/markdown_stream/): a closing run
+        // is never cut short where no closer follows it, nor hidden where
+        // that would leave the latent run it closed as text; and what a
+        // run that closed leaves open gets no closer (a cut into the run
+        // would shorten it, and a shorter run matches otherwise).
+        assert_eq!(h(" **a*.*\u{fffd}b**"), " **a*.*\u{fffd}b**");
+        assert_eq!(h("*T**l**"), "*T**l***");
+        assert_eq!(h("**a*\u{fffd}*b**c"), "**a*\u{fffd}*b**c");
     }
 
     #[test]
@@ -2374,6 +2418,14 @@ mod tests {
         assert_eq!(h("$$\nx^2\n$"), "$$\nx^2\n$$");
         assert_eq!(h("$$ a * b"), "$$ a * b\n$$");
         assert_eq!(h("so $$x $$$$"), "so $$x $$");
+        // Open inline math holding `*`, `_` or `~` is hidden: to a reader
+        // without math they are emphasis, which a `$$` closer added after
+        // them could pair otherwise (fuzz/regressions/markdown_stream/
+        // inline-math-holding-emphasis-reduced).
+        assert_eq!(h("*$$**"), "");
+        assert_eq!(h("**a $$ b**"), "**a**");
+        assert_eq!(h("so $$a*b"), "so ");
+        assert_eq!(h("so $$a*b$$ c"), "so $$a*b$$ c");
     }
 
     #[test]
