@@ -762,6 +762,12 @@ impl Inline {
         self.before = self.here();
     }
 
+    /// Whether an inline span is open: a code span, math, a link's URL or
+    /// a tag, or an emphasis or bracket opener.
+    pub fn span_open(&self) -> bool {
+        self.fence.is_none() && (self.mode != Mode::Text || !self.stack.is_empty())
+    }
+
     /// Whether a line starting with `spaces` spaces and no `>` stays in the
     /// open fenced code block (so that an ATX heading there is code).
     pub fn fence_holds(&self, spaces: usize) -> bool {

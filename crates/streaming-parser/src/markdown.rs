@@ -14,7 +14,8 @@
 //! in a surface, the ghost of the unfinished line (bounded by
 //! [`GHOST_LIMIT`](crate::surface::GHOST_LIMIT)).
 //!
-//! A prose block is split off at a fence, a directive, an ATX heading, or a
+//! A prose block is split off at a fence, a directive (unless a span of the
+//! prose before it is open: to CommonMark its line is paragraph text), an ATX heading, or a
 //! line after blank lines that neither is indented nor continues a list
 //! (nor an indented code line a lone `\r` did not end: pulldown-cmark reads
 //! a code line to its `\n`). Blank lines between blocks belong to no block. Block numbers are their
@@ -414,8 +415,25 @@ impl MarkdownStream {
             // In fenced code a list item holds, a heading's line is code.
             Class::Heading if self.in_inner_fence() => self.attach_prose(false),
             Class::Heading => self.attach_prose(true),
+            // A directive's line is paragraph text to CommonMark: where the
+            // prose before it (no blank line between) holds an open span (a
+            // code span, emphasis, a link), the line goes on in it.
+            Class::Candidate(Candidate::Leaf | Candidate::Container) if self.in_open_span() => {
+                self.attach_prose(false)
+            }
             Class::Candidate(candidate) => self.role = Role::Candidate(candidate),
         }
+    }
+
+    /// Whether the unfinished line follows the open prose block directly
+    /// while a span in it is open.
+    fn in_open_span(&self) -> bool {
+        self.pending_blank.is_empty()
+            && self
+                .blocks
+                .last()
+                .is_some_and(|b| b.is_open_prose() && !b.heading)
+            && self.inline.span_open()
     }
 
     /// Whether the unfinished line goes on in a fenced code block open in a
@@ -1121,7 +1139,13 @@ mod tests {
         // opener the end of the text completed too (fuzz/regressions/
         // markdown_stream/a-directive-closer-glued-to-its-opener: healed as
         // `:::t:::`, the line read as prose and healed the code span).
-        assert_eq!(heal("`\n:::t"), "`\n:::t\n:::");
+        // (After an open code span the directive's line is the span's
+        // text, as CommonMark reads it: fuzz/regressions/markdown_stream/
+        // a-directive-line-inside-an-open-span.)
+        assert_eq!(heal("`\n:::t"), "`\n:::t`");
+        assert_eq!(heal("\u{fffd}```\n::e\nt```"), "\u{fffd}```\n::e\nt```");
+        assert_eq!(heal("**a\n::e\nb**"), "**a\n::e\nb**");
+        assert_eq!(heal("a\n:::t"), "a\n:::t\n:::");
         assert_eq!(heal(":::t\n"), ":::t\n:::");
         assert_eq!(heal(":::t\na"), ":::t\na\n:::");
         // A `\r\n` ends it.
