@@ -4,7 +4,6 @@
 
 use crate::action::{ACTIONS, MAX_ACTIONS};
 use crate::catalog::{Catalog, Children};
-use crate::schema::resolve_ref;
 use serde_json::Value;
 use surfaces_core::function::FUNCTIONS;
 
@@ -181,14 +180,8 @@ fn line(out: &mut String, parts: &[&str]) {
 
 /// A schema in words: type, limits, format, binding, nested shapes.
 fn describe(schema: &Value, root: &Value, depth: usize) -> String {
-    let schema = match schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| resolve_ref(root, r))
-    {
-        Some(target) => target,
-        None => schema,
-    };
+    // Through a chain of `$ref`s, as the validator follows them.
+    let schema = crate::schema::resolved(root, schema).unwrap_or(schema);
     let mut parts: Vec<String> = Vec::new();
     if schema.get("x-action").and_then(Value::as_bool) == Some(true) {
         parts.push("an action or a list of actions".into());

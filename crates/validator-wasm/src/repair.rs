@@ -198,14 +198,8 @@ pub(crate) fn prop(
     op: usize,
     out: &mut Vec<Repair>,
 ) {
-    let schema = match schema
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| crate::schema::resolve_ref(root, r))
-    {
-        Some(target) => target,
-        None => schema,
-    };
+    // Through a chain of `$ref`s, as the validator follows them.
+    let schema = crate::schema::resolved(root, schema).unwrap_or(schema);
     let Value::String(text) = &*value else { return };
     if is_dynamic(&&*value) {
         return;

@@ -252,3 +252,25 @@ fn ref_chains_through_any_of_cost_linear_time() {
         );
     }
 }
+
+#[test]
+fn the_prompt_follows_a_chain_of_refs_as_the_validator_does() {
+    let catalog = Catalog::from_value(&json!({
+        "catalog": "chain@1",
+        "components": {"Note": {
+            "children": "none",
+            "props": {
+                "type": "object",
+                "$defs": {"tone": {"$ref": "#/$defs/tones"}, "tones": {"enum": ["calm", "loud"]}},
+                "properties": {"tone": {"$ref": "#/$defs/tone"}}
+            },
+            "example": {"tone": "calm"}
+        }}
+    }))
+    .unwrap();
+    let prompt = validator_wasm::prompt::catalog_prompt(&catalog);
+    assert!(
+        prompt.contains("\"calm\"") && prompt.contains("\"loud\""),
+        "{prompt}"
+    );
+}
