@@ -94,17 +94,21 @@ impl Host for Cldr {
             return String::new();
         };
         let prefs = (&locale).into();
-        let formatted =
-            match style {
-                DateStyle::Short => DateTimeFormatter::try_new(prefs, YMD::short())
-                    .map(|f| f.format(&date).to_string()),
-                DateStyle::Medium => DateTimeFormatter::try_new(prefs, YMD::medium())
-                    .map(|f| f.format(&date).to_string()),
-                DateStyle::Long => DateTimeFormatter::try_new(prefs, YMD::long())
-                    .map(|f| f.format(&date).to_string()),
-                DateStyle::Full => DateTimeFormatter::try_new(prefs, YMDE::long())
-                    .map(|f| f.format(&date).to_string()),
-            };
+        // Year, month and day at the style's length; `full` adds the weekday.
+        let ymd = match style {
+            DateStyle::Short => Some(YMD::short()),
+            DateStyle::Medium => Some(YMD::medium()),
+            DateStyle::Long => Some(YMD::long()),
+            DateStyle::Full => None,
+        };
+        let formatted = match ymd {
+            Some(fields) => {
+                DateTimeFormatter::try_new(prefs, fields).map(|f| f.format(&date).to_string())
+            }
+            None => {
+                DateTimeFormatter::try_new(prefs, YMDE::long()).map(|f| f.format(&date).to_string())
+            }
+        };
         formatted.unwrap_or_default()
     }
 

@@ -468,10 +468,8 @@ struct Opener {
 /// lazily). That line is read again as the start of what follows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Fence {
-    ch: char,
-    len: usize,
-    quote: usize,
-    col: usize,
+    /// The opening line (its character, length, `quote` and `col`).
+    open: Opener,
     /// The current line's container prefix so far (white space and `>`).
     prefix: String,
     /// `>` markers and columns of white space read on it.
@@ -773,7 +771,7 @@ impl Inline {
     pub fn fence_holds(&self, spaces: usize) -> bool {
         self.fence
             .as_ref()
-            .is_some_and(|f| f.quote == 0 && spaces >= f.col)
+            .is_some_and(|f| f.open.quote == 0 && spaces >= f.open.col)
     }
 
     /// Reads `c` inside a [`Fence`].
@@ -785,9 +783,9 @@ impl Inline {
         match c {
             // `\r\n` ends one line.
             '\n' if self.prev == '\r' && line_start => {}
-            '\n' | '\r' if f.quotes < f.quote => return self.leave(c),
+            '\n' | '\r' if f.quotes < f.open.quote => return self.leave(c),
             '\n' | '\r' => {
-                if matches!(f.line, FenceLine::Close { n, .. } if n >= f.len) {
+                if matches!(f.line, FenceLine::Close { n, .. } if n >= f.open.len) {
                     // The fence closes: a new block begins after it.
                     self.fresh(self.pos);
                     return self.step(c);
@@ -800,7 +798,7 @@ impl Inline {
                 let gt_space = core::mem::take(&mut f.gt_space);
                 let white = c == ' ' || c == '\t';
                 match f.line {
-                    FenceLine::Lead if f.quotes < f.quote => match c {
+                    FenceLine::Lead if f.quotes < f.open.quote => match c {
                         '>' => (f.quotes, f.white, f.gt_space) = (f.quotes + 1, 0, true),
                         _ if white => {}
                         _ => return self.leave(c),
@@ -810,11 +808,11 @@ impl Inline {
                             f.white += if c == '\t' { 4 - f.white % 4 } else { 1 };
                         }
                     }
-                    FenceLine::Lead if f.white < f.col => return self.leave(c),
-                    FenceLine::Lead if c == f.ch && f.white - f.col < 4 => {
+                    FenceLine::Lead if f.white < f.open.col => return self.leave(c),
+                    FenceLine::Lead if c == f.open.ch && f.white - f.open.col < 4 => {
                         f.line = FenceLine::Close { n: 1, tail: false }
                     }
-                    FenceLine::Close { n, tail: false } if c == f.ch => {
+                    FenceLine::Close { n, tail: false } if c == f.open.ch => {
                         f.line = FenceLine::Close {
                             n: n + 1,
                             tail: false,
@@ -920,9 +918,8 @@ impl Inline {
         if self.fence.is_some() {
             return self.fence_step(c);
         }
-        if let Some(o) = self.opener.as_mut() {
-            if c == '\n' || c == '\r' {
-            } else if o.run && c == o.ch {
+        if let Some(o) = self.opener.as_mut().filter(|_| c != '\n' && c != '\r') {
+            if o.run && c == o.ch {
                 o.len += 1;
             } else if o.run && o.len < 3 || o.ch == '`' && c == '`' {
                 self.opener = None;
@@ -1024,10 +1021,7 @@ impl Inline {
                         // A fence opens: the paragraph before it ends.
                         self.fresh(self.pos);
                         self.fence = Some(Fence {
-                            ch: o.ch,
-                            len: o.len,
-                            quote: o.quote,
-                            col: o.col,
+                            open: o,
                             prefix: String::new(),
                             quotes: 0,
                             white: 0,
@@ -1654,12 +1648,14 @@ impl Inline {
                         // closers join it, as `finish` checks.
                         let mut closed = stack.clone();
                         left = close_on(&mut closed, run, false);
-                        let open = |e: &&Entry| !matches!(e.open, Open::Emph { latent: true, .. });
-                        let joined = closed.iter().rev().find(open).is_some_and(
+                        let is_latent =
+                            |e: &&Entry| matches!(e.open, Open::Emph { latent: true, .. });
+                        let joined = closed.iter().rev().find(|e| !is_latent(e)).is_some_and(
                             |e| matches!(e.open, Open::Emph { ch, .. } if ch == run.ch),
                         );
-                        let latent = closed.iter().filter(open).count() == closed.len()
-                            && stack.iter().filter(open).count() < stack.len();
+                        // The run closed the latent openers there were.
+                        let latent = stack.iter().any(|e| is_latent(&e))
+                            && !closed.iter().any(|e| is_latent(&e));
                         if left < run.len && (!joined || latent) {
                             stack = closed;
                             if joined {
