@@ -56,11 +56,12 @@
 //!   `\n` (`\n`, `\r\n` and a lone `\r` end other lines): a lone `\r`
 //!   after its first character is code, as pulldown-cmark reads it;
 //! - a line starting a list item (`- `, `1. `; another number only in a
-//!   list or table) or a block quote (a `>` deeper than the paragraph's
-//!   lines before) ends the paragraph or item before it: what was open there
-//!   (a code span, emphasis, a link) is forgotten. The line's content after
-//!   the marker is read as a line of its own (the content columns of the
-//!   open items are kept, for the code rule);
+//!   table, where no paragraph is open, or on a line that leaves the item
+//!   the paragraph is in: `2) `) or a block quote (a `>` deeper than the
+//!   paragraph's lines before) ends the paragraph or item before it: what
+//!   was open there (a code span, emphasis, a link) is forgotten. The
+//!   line's content after the marker is read as a line of its own (the
+//!   content columns of the open items are kept, for the code rule);
 //! - a fence (three or more backticks or tildes, for backticks no backtick
 //!   after them) starting a list item's content or a block quote's, where
 //!   a block may start, ends the paragraph and opens fenced code in it
@@ -543,9 +544,6 @@ pub struct Inline {
     rule: Option<(char, usize)>,
     /// The current line's list item marker, so far.
     marker: Marker,
-    /// The block is a list: an indented line after a blank one continues
-    /// an item rather than starting code.
-    pub list: bool,
     /// Where the last `]` that closed a bracket ends, its opener, and where
     /// that ends: a view ending there is `[text]` or `![alt]` waiting for
     /// its URL.
@@ -695,7 +693,6 @@ impl Default for Inline {
             code_line: false,
             rule: None,
             marker: Marker::Line,
-            list: false,
             col: 0,
             items: Vec::new(),
             gap: None,
@@ -746,6 +743,15 @@ impl Inline {
         self.fresh(self.pos);
     }
 
+    /// The reader of a block that goes on in the list items this one is
+    /// in, after a line of paragraph text (a leaf directive's) that ended
+    /// this one.
+    pub fn next_block(mut self) -> Inline {
+        self.fresh(0);
+        self.prev_line_text = true;
+        self
+    }
+
     /// A new block begins at `at`: nothing of the one before survives but
     /// the list items open around it.
     fn fresh(&mut self, at: usize) {
@@ -753,7 +759,6 @@ impl Inline {
         *self = Inline {
             pos: at,
             solid: at,
-            list: self.list,
             items,
             ..Inline::default()
         };
@@ -1094,7 +1099,14 @@ impl Inline {
             (Marker::Line, '-' | '+' | '*') => Marker::After(true),
             (Marker::Line, '0'..='9') => Marker::Digits(c == '1'),
             (Marker::Digits(_), '0'..='9') => Marker::Digits(false),
-            (Marker::Digits(one), '.' | ')') => Marker::After(one || self.list || self.table),
+            (Marker::Digits(one), '.' | ')') => {
+                // Only `1` interrupts a paragraph; any number starts a
+                // list where a paragraph starts, or where the line leaves
+                // the item its paragraph is in (a sibling, not a lazy
+                // line).
+                let leaves = self.items.last().is_some_and(|c| self.indent < *c);
+                Marker::After(one || leaves || self.table || self.first_line)
+            }
             (Marker::After(true), _) if white && self.indent < self.base(self.indent) + 4 => {
                 // A list item begins: nothing inline survives the end of
                 // the paragraph or item before it, nor a table. Its
@@ -2357,6 +2369,16 @@ mod tests {
         assert_eq!(h("* item\n* two"), "* item\n* two");
         assert_eq!(h("- a\n\n***\n"), "- a\n\n***\n");
         assert_eq!(h("* "), "* ");
+        // Any number starts a list where no paragraph is open, and the
+        // nested item ends its paragraph: the code span is not closed in
+        // the next one. Only `1` interrupts a paragraph.
+        assert_eq!(h("2) `\n    * a"), "2) `\n    * a");
+        assert_eq!(h("a\n2) `b"), "a\n2) `b`");
+        assert_eq!(h("a\n1) `b\n   * c"), "a\n1) `b\n   * c");
+        // A line left of the item its paragraph is in starts a sibling with
+        // any number; a paragraph after an empty item is in no list.
+        assert_eq!(h("- a\n  `b\n2) `c"), "- a\n  `b\n2) `c`");
+        assert_eq!(h("1)\nO\n2)  `\n    * N`"), "1)\nO\n2)  `\n    * N`");
     }
 
     #[test]

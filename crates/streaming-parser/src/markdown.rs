@@ -463,8 +463,9 @@ impl MarkdownStream {
             self.pending_blank.clear();
         } else {
             // A leaf directive's line is paragraph text to CommonMark: the
-            // list the prose before it is in goes on after it, unless a
-            // blank line came between (an item may start with any number).
+            // list the prose before it is in goes on after it (its items
+            // stay open, a line left of one may start a sibling with any
+            // number), unless a blank line came between.
             let list = self.pending_blank.is_empty()
                 && matches!(self.blocks.as_slice(), [.., p, d]
                     if d.kind == Kind::Directive && d.depth == 0 && p.kind == Kind::Prose && p.list);
@@ -472,8 +473,11 @@ impl MarkdownStream {
             if let Some(b) = self.blocks.last_mut() {
                 (b.heading, b.list) = (heading, list);
             }
-            self.inline = Inline::default();
-            self.inline.list = list;
+            self.inline = if list {
+                core::mem::take(&mut self.inline).next_block()
+            } else {
+                Inline::default()
+            };
             self.lines.clear();
         }
         let start = self.blocks.last().map_or(0, |b| b.text.len());
@@ -547,7 +551,6 @@ impl MarkdownStream {
         if let Some(b) = self.blocks.last_mut() {
             if b.text.is_empty() {
                 b.list |= is_list_item(line);
-                self.inline.list = b.list;
             }
             b.text.push_str(line);
             b.text.push_str(ending);
