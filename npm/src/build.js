@@ -284,29 +284,51 @@ export class BuildSession {
     return this.receive(event);
   }
 
+  // Server-sent events, read line by line as the chunks come: each chunk is
+  // scanned once, an unfinished line is kept as pieces and joined when it
+  // ends, so a long event in small chunks costs its length (not its length
+  // times its chunks). A line ends at CRLF, LF or CR, also split between
+  // two chunks; a blank line ends an event, whose `data:` lines are joined
+  // by LF. What is left at the end of the stream is one last event.
   async #sse(stream, signal) {
     const reader = stream.getReader();
     const decoder = new TextDecoder();
     const abort = () => reader.cancel().catch(() => {});
     signal?.addEventListener('abort', abort);
-    let buffer = '';
-    const flush = (block) => {
-      const data = block
-        .split(/\r?\n|\r/)
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).replace(/^ /, ''));
-      if (data.length) this.#json(data.join('\n'));
+    let pieces = [];
+    let cr = false;
+    let data = null;
+    const dispatch = () => {
+      if (data) this.#json(data.join('\n'));
+      data = null;
+    };
+    const line = (text) => {
+      if (text === '') dispatch();
+      else if (text.startsWith('data:')) (data ??= []).push(text.slice(5).replace(/^ /, ''));
+    };
+    const ends = /\r\n|\r|\n/g;
+    const read = (text) => {
+      let from = cr && text.startsWith('\n') ? 1 : 0;
+      cr = false;
+      ends.lastIndex = from;
+      for (let m; (m = ends.exec(text)); from = ends.lastIndex) {
+        // A CR that ends the chunk may be the first half of a CRLF.
+        if (m[0] === '\r' && m.index === text.length - 1) cr = true;
+        pieces.push(text.slice(from, m.index));
+        line(pieces.join(''));
+        pieces = [];
+      }
+      if (from < text.length) pieces.push(text.slice(from));
     };
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
-        buffer += typeof value === 'string' ? value : decoder.decode(value, { stream: true });
-        const blocks = buffer.split(/\r?\n\r?\n|\r\r/);
-        buffer = blocks.pop();
-        blocks.forEach(flush);
+        read(typeof value === 'string' ? value : decoder.decode(value, { stream: true }));
       }
-      flush(buffer + decoder.decode());
+      read(decoder.decode());
+      if (pieces.length) line(pieces.join(''));
+      dispatch();
     } catch (e) {
       if (!signal?.aborted) throw new SurfacesError('invalid_option', '/source', `the event stream failed: ${e?.message ?? e}`);
     } finally {

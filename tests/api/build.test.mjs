@@ -136,6 +136,28 @@ test('server-sent events from @ag-ui/encoder, in any chunking, end in the server
   );
 });
 
+test('server-sent events with CR, LF or CRLF line ends, comments and multi-line data, in any chunking (a CRLF split too), end in the server\'s draft', async () => {
+  const { events, document: doc } = session();
+  // Each event's JSON over several `data:` lines (joined by LF, JSON's
+  // white space), a comment before it, every line end one of the three.
+  const lines = events.flatMap((e) => [': ping', ...JSON.stringify(e, null, 1).split('\n').map((l, i) => (i % 2 ? `data:${l}` : `data: ${l}`)), '']);
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.constantFrom('\n', '\r', '\r\n'), { minLength: lines.length, maxLength: lines.length }), fc.array(fc.nat(), { maxLength: 400 }), async (ends, cuts) => {
+      // (A blank line's LF right after a CR would make one CRLF of them.)
+      const text = lines.map((l, i) => l + (l === '' && ends[i - 1] === '\r' && ends[i] === '\n' ? '\r\n' : ends[i])).join('');
+      // Cut inside some CRLFs as well as anywhere.
+      const crlf = [...text.matchAll(/\r\n/g)].map((m) => m.index + 1).filter((_, i) => i % 3 === 0);
+      const updates = [];
+      const s = new b.BuildSession({ onUpdate: (u) => updates.push(u) });
+      await s.connect(new Response(bytes(chunked(text, [...cuts, ...crlf]))));
+      assert.deepEqual(s.document, doc);
+      assert.equal(updates.length, events.length, 'one update per event, none lost or split');
+      assert.deepEqual(updates.flatMap((u) => u.errors), []);
+    }),
+    { numRuns: 40 },
+  );
+});
+
 test('a reconnect at any point (a snapshot of the server, then the deltas after it) ends in the server\'s draft', async () => {
   const { events, document: doc } = session();
   for (let cut = 0; cut <= events.length; cut++) {
