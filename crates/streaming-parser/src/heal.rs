@@ -743,13 +743,11 @@ impl Inline {
         self.fresh(self.pos);
     }
 
-    /// The reader of a block that goes on in the list items this one is
-    /// in, after a line of paragraph text (a leaf directive's) that ended
-    /// this one.
-    pub fn next_block(mut self) -> Inline {
+    /// Reads a block that goes on in the list items this one is in, after
+    /// a line of paragraph text (a leaf directive's) that ended this one.
+    pub fn next_block(&mut self) {
         self.fresh(0);
         self.prev_line_text = true;
-        self
     }
 
     /// A new block begins at `at`: nothing of the one before survives but

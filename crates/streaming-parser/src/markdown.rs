@@ -473,11 +473,11 @@ impl MarkdownStream {
             if let Some(b) = self.blocks.last_mut() {
                 (b.heading, b.list) = (heading, list);
             }
-            self.inline = if list {
-                core::mem::take(&mut self.inline).next_block()
+            if list {
+                self.inline.next_block();
             } else {
-                Inline::default()
-            };
+                self.inline = Inline::default();
+            }
             self.lines.clear();
         }
         let start = self.blocks.last().map_or(0, |b| b.text.len());
