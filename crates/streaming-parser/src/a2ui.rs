@@ -53,6 +53,10 @@
 //! ([`envelope`]); [`parse_full_as`] also holds a whole answer's messages to
 //! one version.
 //!
+//! A message that names a key twice in one object is an error: JSON
+//! readers disagree on which one counts, and its readings while it
+//! streamed showed the first, where reading it whole would take the last.
+//!
 //! Models' slips are read as meant: a closer past a dropped one closes it too, a message whose last
 //! brace was dropped ends where the next one starts or where the block
 //! ends.

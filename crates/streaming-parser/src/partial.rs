@@ -53,6 +53,14 @@ pub fn top_members(text: &str, cuttable: fn(&str) -> bool) -> Option<Map<String,
     Some(out)
 }
 
+/// Whether an object in `text` names a key twice, as far as it can be
+/// read: JSON parsers disagree on which one counts (RFC 8259, section 4).
+pub fn repeats_a_key(text: &str) -> bool {
+    let mut reader = Reader::new(text, |_| false);
+    reader.value(None);
+    reader.repeated
+}
+
 const MAX_DEPTH: usize = 64;
 
 struct Reader<'a> {
@@ -61,6 +69,8 @@ struct Reader<'a> {
     at: usize,
     cuttable: fn(&str) -> bool,
     depth: usize,
+    /// An object read so far names a key twice.
+    repeated: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -72,6 +82,7 @@ impl<'a> Reader<'a> {
             at: 0,
             cuttable,
             depth: 0,
+            repeated: false,
         };
         reader.white();
         reader
@@ -167,7 +178,7 @@ impl<'a> Reader<'a> {
             if let Some(done) = complete.as_deref_mut() {
                 done.insert(key.clone(), Value::Bool(member.complete));
             }
-            map.insert(key, member.value);
+            self.repeated |= map.insert(key, member.value).is_some();
             if !member.complete {
                 return false;
             }

@@ -77,6 +77,26 @@ fn the_reader_keeps_parts_and_stops_at_an_error() {
 }
 
 #[test]
+fn a_message_naming_a_key_twice_is_refused_however_it_was_cut() {
+    // Its readings showed the data of the first surface named; read whole,
+    // serde_json would take the last (fuzz/regressions/a2ui/).
+    let text = concat!(
+        "<a2ui-json>[",
+        r#"{"version":"v0.9","createSurface":{"surfaceId":"s1","catalogId":"c"}},"#,
+        r#"{"version":"v0.9","updateDataModel":{"surfaceId":"s1","value":{"a":1},"surfaceId":"s2"}}"#,
+        "]</a2ui-json>"
+    );
+    let whole = document(&[text.as_bytes()]);
+    assert_eq!(whole["error"], "Failed to parse JSON: a message names a key twice");
+    assert_eq!(whole["surfaces"]["s1"]["data"], json!({}));
+    assert!(whole["surfaces"].get("s2").is_none());
+    let bytes: Vec<&[u8]> = text.as_bytes().chunks(1).collect();
+    assert_eq!(document(&bytes), whole);
+    assert!(!crate::partial::repeats_a_key(r#"{"a":{"b":1},"c":{"b":2}}"#));
+    assert!(crate::partial::repeats_a_key(r#"[{"a":{"b":1,"b":2}}]"#));
+}
+
+#[test]
 fn children_not_streamed_yet_show_placeholders_or_wait() {
     let start =
         r#"<a2ui-json>[{"version":"v0.9","createSurface":{"catalogId":"c","surfaceId":"s"}},"#;
