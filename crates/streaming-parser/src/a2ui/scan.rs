@@ -163,7 +163,9 @@ impl A2uiStream {
         // A repeated key would count as its last here and as its first in
         // the readings that showed the message while it streamed.
         if crate::partial::repeats_a_key(text) {
-            return Err(String::from("Failed to parse JSON: a message names a key twice"));
+            return Err(String::from(
+                "Failed to parse JSON: a message names a key twice",
+            ));
         }
         let value: Value = serde_json::from_str(text)
             .or_else(|_| serde_json::from_str(&repair(text)))

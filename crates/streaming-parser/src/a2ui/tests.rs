@@ -87,12 +87,17 @@ fn a_message_naming_a_key_twice_is_refused_however_it_was_cut() {
         "]</a2ui-json>"
     );
     let whole = document(&[text.as_bytes()]);
-    assert_eq!(whole["error"], "Failed to parse JSON: a message names a key twice");
+    assert_eq!(
+        whole["error"],
+        "Failed to parse JSON: a message names a key twice"
+    );
     assert_eq!(whole["surfaces"]["s1"]["data"], json!({}));
     assert!(whole["surfaces"].get("s2").is_none());
     let bytes: Vec<&[u8]> = text.as_bytes().chunks(1).collect();
     assert_eq!(document(&bytes), whole);
-    assert!(!crate::partial::repeats_a_key(r#"{"a":{"b":1},"c":{"b":2}}"#));
+    assert!(!crate::partial::repeats_a_key(
+        r#"{"a":{"b":1},"c":{"b":2}}"#
+    ));
     assert!(crate::partial::repeats_a_key(r#"[{"a":{"b":1,"b":2}}]"#));
 }
 
