@@ -99,6 +99,9 @@ fn a_message_naming_a_key_twice_is_refused_however_it_was_cut() {
         r#"{"a":{"b":1},"c":{"b":2}}"#
     ));
     assert!(crate::partial::repeats_a_key(r#"[{"a":{"b":1,"b":2}}]"#));
+    // A whole answer too.
+    let error = parse_full(text).unwrap_err();
+    assert!(error.ends_with("a message names a key twice"), "{error}");
 }
 
 #[test]

@@ -18,7 +18,8 @@ pub fn has_parts(text: &str) -> bool {
 }
 
 /// Repairs an A2UI payload and parses it as a list of messages: typographic
-/// quotes normalized, trailing commas dropped, a single object wrapped.
+/// quotes normalized, trailing commas dropped, a single object wrapped; one
+/// naming a key twice is refused.
 pub fn fix_payload(payload: &str) -> Result<Vec<Value>, String> {
     let normalized: String = payload
         .chars()
@@ -27,7 +28,14 @@ pub fn fix_payload(payload: &str) -> Result<Vec<Value>, String> {
             c => c,
         })
         .collect();
-    let value: Value = serde_json::from_str(&repair(normalized.trim()))
+    let text = repair(normalized.trim());
+    // As the stream refuses it: which of the two counts is not JSON's.
+    if crate::partial::repeats_a_key(&text) {
+        return Err(String::from(
+            "Failed to parse the A2UI JSON: a message names a key twice",
+        ));
+    }
+    let value: Value = serde_json::from_str(&text)
         .map_err(|e| ["Failed to parse the A2UI JSON: ", &e.to_string()].concat())?;
     Ok(match value {
         Value::Array(items) => items,
