@@ -9,6 +9,8 @@
 //   petite-vue).
 // - update: from an `input` event on one slider to every binding that reads
 //   it updated (awaiting one microtask, as petite-vue batches DOM updates).
+// - download: what the page fetches for it, gzip -9 (ours: the loader and
+//   its wasm; petite-vue: the ES module the page imports).
 //
 // petite-vue needs 'unsafe-eval' (it compiles expressions with new
 // Function); ours runs under script-src 'self' 'wasm-unsafe-eval'. The pages
@@ -19,11 +21,14 @@
 // budget), node_modules with playwright-core and petite-vue, and
 // /usr/bin/chromium (or CHROMIUM). Run: node crates/interaction-runtime/bench/run.mjs [iterations]
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { launch, startServer, root, artifacts } from '../../../tests/browser/e2e/harness.mjs';
 import { table, version } from '../../../scripts/report.mjs';
 
 const site = artifacts().runtime.dir;
+const gzipped = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(resolve(root, f)), { level: 9 }).length, 0);
+const download = { ours: gzipped(artifacts().runtime.files), vue: gzipped(['node_modules/petite-vue/dist/petite-vue.es.js']) };
 const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
 const iterations = Number(process.argv[2] ?? 15);
 const SURFACES = 30;
@@ -152,6 +157,10 @@ without a CSP, since it needs \`'unsafe-eval'\`); medians over ${iterations} pag
 ${table(['measure', 'ours (ms)', 'petite-vue (ms)', 'ours / petite-vue'], [
   ['hydrate (import to every surface hydrated; fetch and compile included for ours)', ms(ours.hydrate), ms(vue.hydrate), (ours.hydrate / vue.hydrate).toFixed(2)],
   ['update (\`input\` on a slider to its 100 bindings updated)', ms(ours.update), ms(vue.update), (ours.update / vue.update).toFixed(2)],
+])}
+
+${table(['download (gzip -9)', 'ours (B)', 'petite-vue (B)', 'ours / petite-vue'], [
+  ['what the page fetches for it (ours: loader and wasm; petite-vue: its ES module)', String(download.ours), String(download.vue), (download.ours / download.vue).toFixed(2)],
 ])}
 
 Of our hydration, ${ms(ours.loaded)} ms is fetching and compiling the wasm.`);
