@@ -30,7 +30,7 @@ impl Note {
     /// pointer of the item it would have been, `/index`.
     pub fn bad_line(code: &'static str, index: usize, item: &Value) -> Note {
         let message = item["message"].as_str().unwrap_or_default();
-        let line = item["line"].to_string();
+        let line = validator_wasm::json_text(&item["line"]);
         let text = ["line ", &line, " is not JSON: ", message].concat();
         Note::new(code, at_index("", index), text)
     }

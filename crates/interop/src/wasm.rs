@@ -12,6 +12,7 @@ use crate::a2ui::{self, Version};
 use crate::json_render;
 use crate::note::notes_json;
 use serde_json::{json, Value};
+use validator_wasm::json_text;
 use validator_wasm::wasm::{parse, thrown};
 use wasm_bindgen::prelude::*;
 
@@ -20,7 +21,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = fromA2ui)]
 pub fn from_a2ui(text: &str) -> String {
     let out = a2ui::from_a2ui(text);
-    json!({"surfaces": out.surfaces, "notes": notes_json(&out.notes)}).to_string()
+    json_text(&json!({"surfaces": out.surfaces, "notes": notes_json(&out.notes)}))
 }
 
 /// `{"messages", "notes"}`: a surface (JSON text) as A2UI messages of
@@ -35,21 +36,27 @@ pub fn to_a2ui(surface: &str, version: &str) -> Result<String, JsError> {
         ));
     };
     let out = a2ui::to_a2ui(&parse(surface, "")?, version);
-    Ok(json!({"messages": out.messages, "notes": notes_json(&out.notes)}).to_string())
+    Ok(json_text(
+        &json!({"messages": out.messages, "notes": notes_json(&out.notes)}),
+    ))
 }
 
 /// `{"surface", "notes"}` of a json-render spec (JSON text).
 #[wasm_bindgen(js_name = fromJsonRender)]
 pub fn from_json_render(spec: &str) -> Result<String, JsError> {
     let out = json_render::from_json_render(&parse(spec, "")?);
-    Ok(json!({"surface": out.surface, "notes": notes_json(&out.notes)}).to_string())
+    Ok(json_text(
+        &json!({"surface": out.surface, "notes": notes_json(&out.notes)}),
+    ))
 }
 
 /// `{"spec", "notes"}` of a surface (JSON text).
 #[wasm_bindgen(js_name = toJsonRender)]
 pub fn to_json_render(surface: &str) -> Result<String, JsError> {
     let out = json_render::to_json_render(&parse(surface, "")?);
-    Ok(json!({"spec": out.spec, "notes": notes_json(&out.notes)}).to_string())
+    Ok(json_text(
+        &json!({"spec": out.spec, "notes": notes_json(&out.notes)}),
+    ))
 }
 
 /// A2UI messages as they arrive, as operations on one surface document.
@@ -90,7 +97,7 @@ impl JsonRenderImport {
 
     /// The spec so far (JSON text).
     pub fn spec(&self) -> String {
-        self.import.spec().to_string()
+        json_text(self.import.spec())
     }
 }
 
@@ -102,30 +109,30 @@ macro_rules! pushes {
         impl $face {
             /// The next chunk of text; the operations as a JSON array text.
             pub fn push(&mut self, chunk: &str) -> String {
-                Value::Array(self.import.push_text(chunk)).to_string()
+                json_text(&Value::Array(self.import.push_text(chunk)))
             }
 
             /// The next chunk of UTF-8 bytes, split anywhere.
             #[wasm_bindgen(js_name = pushBytes)]
             pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-                Value::Array(self.import.push_bytes(chunk)).to_string()
+                json_text(&Value::Array(self.import.push_bytes(chunk)))
             }
 
             /// One value or a list of them (JSON text).
             #[wasm_bindgen(js_name = $values_js)]
             pub fn $values(&mut self, values: &str) -> Result<String, JsError> {
                 let value = parse(values, "")?;
-                Ok(Value::Array(self.import.push_value(&value)).to_string())
+                Ok(json_text(&Value::Array(self.import.push_value(&value))))
             }
 
             /// The text ended: the operations of what was still open.
             pub fn finish(&mut self) -> String {
-                Value::Array(self.import.finish()).to_string()
+                json_text(&Value::Array(self.import.finish()))
             }
 
             /// The notes so far, as a JSON array text.
             pub fn notes(&self) -> String {
-                notes_json(&self.import.notes()).to_string()
+                json_text(&notes_json(&self.import.notes()))
             }
 
             /// The surface the operations so far build (JSON text, `null`
@@ -133,7 +140,7 @@ macro_rules! pushes {
             pub fn surface(&self) -> String {
                 self.import
                     .surface()
-                    .map_or_else(|| "null".into(), Value::to_string)
+                    .map_or_else(|| "null".into(), json_text)
             }
         }
     };

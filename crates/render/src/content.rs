@@ -204,7 +204,7 @@ impl Renderer<'_> {
                 .class("Button", props, &["variant"])
                 .attr("href", href);
             if let Some(action) = props.get("onClick") {
-                t = t.attr(ACTION, &action.to_string());
+                t = t.attr(ACTION, &validator_wasm::json_text(action));
             }
             if let Some(l) = label.filter(|l| dynamic(l)) {
                 t = t.attr(TEXT, &binding_attr(l));
@@ -218,7 +218,7 @@ impl Renderer<'_> {
             .attr("type", "button")
             .class("Button", props, &["variant"]);
         if let Some(action) = props.get("onClick") {
-            t = t.attr(ACTION, &action.to_string());
+            t = t.attr(ACTION, &validator_wasm::json_text(action));
         }
         if let Some(label) = label.filter(|l| dynamic(l)) {
             t = t.attr(TEXT, &binding_attr(label));
@@ -227,7 +227,7 @@ impl Renderer<'_> {
             if dynamic(disabled) {
                 t = t.attr(
                     ATTR,
-                    &serde_json::json!({ "disabled": disabled }).to_string(),
+                    &validator_wasm::json_text(&serde_json::json!({ "disabled": disabled })),
                 );
             }
             t = t.flag("disabled", truthy(&&self.value(disabled)));

@@ -136,7 +136,7 @@ impl Renderer<'_> {
                         open(out, "button")
                             .attr("type", "button")
                             .attr("aria-label", if by < 0.0 { "Decrease" } else { "Increase" })
-                            .attr(ACTION, &action.to_string())
+                            .attr(ACTION, &validator_wasm::json_text(&action))
                             .close();
                         out.push_str(label);
                         end(out, "button");
@@ -153,7 +153,7 @@ impl Renderer<'_> {
                 self.children(out, node.value, node.depth);
                 let mut t = open(out, "button").attr("type", "button");
                 if let Some(action) = p("onSubmit") {
-                    t = t.attr(ACTION, &action.to_string());
+                    t = t.attr(ACTION, &validator_wasm::json_text(action));
                 }
                 t.close();
                 escape_into(out, str_prop("submitLabel").unwrap_or_default());
@@ -218,7 +218,7 @@ impl Renderer<'_> {
         if let Some(checks) = checks {
             t = t
                 .attr("aria-describedby", message_id)
-                .attr(CHECKS, &checks.to_string());
+                .attr(CHECKS, &validator_wasm::json_text(checks));
         }
         t.close();
         match name {

@@ -321,7 +321,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
 ///            r#"{"x":"\u003c/script\u003e\u003cimg src=x onerror=alert(1)\u003e\u0026"}"#);
 /// ```
 pub fn script_json(value: &Value) -> String {
-    let text = value.to_string();
+    let text = validator_wasm::json_text(value);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -564,9 +564,9 @@ fn binding_attr(value: &Value) -> String {
     match value.as_object() {
         Some(map) if map.len() == 1 => match map.get("path").and_then(Value::as_str) {
             Some(p) if p.is_empty() || p.starts_with('/') => p.to_string(),
-            _ => value.to_string(),
+            _ => validator_wasm::json_text(value),
         },
-        _ => value.to_string(),
+        _ => validator_wasm::json_text(value),
     }
 }
 
@@ -648,7 +648,7 @@ impl<'a> Renderer<'a> {
     /// it does not hold initially.
     fn visible<'o>(&self, t: Tag<'o>, condition: &Value) -> Tag<'o> {
         let shown = condition::evaluate(&condition, &self.data) == Some(true);
-        t.attr(markup::VISIBLE, &condition.to_string())
+        t.attr(markup::VISIBLE, &validator_wasm::json_text(condition))
             .flag("hidden", !shown)
     }
 

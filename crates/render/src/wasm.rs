@@ -11,17 +11,17 @@ use crate::{
 use serde_json::Value;
 use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
 use validator_wasm::issue::issues_json;
+use validator_wasm::json_text;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
 use wasm_bindgen::prelude::*;
 
 /// `{"ok", "html", "issues"}`: `html` is null when the surface has errors.
 fn outcome(rendered: Rendered) -> String {
-    serde_json::json!({
+    json_text(&serde_json::json!({
         "ok": rendered.html.is_some(),
         "html": rendered.html,
         "issues": issues_json(&rendered.issues),
-    })
-    .to_string()
+    }))
 }
 
 /// The options for `mode` (`"published"` or `"preview"`), `locale` and,
@@ -160,7 +160,7 @@ fn number_options(style: &str, currency: Option<&str>, o: Option<NumberOptions>)
             options["maximumFractionDigits"] = d.into();
         }
     }
-    object(&options.to_string())
+    object(&json_text(&options))
 }
 
 impl Host for Intl {

@@ -117,7 +117,7 @@ pub use reader::A2uiReader;
 pub use whole::{fix_payload, has_parts, parse_full, parse_full_as};
 
 use alloc::collections::{BTreeMap, BTreeSet};
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
 
@@ -232,7 +232,7 @@ pub fn envelope(message: &Value, version: Version) -> Result<(&str, &Value), Str
         .ok_or_else(|| {
             [
                 "Validation failed: Unknown A2UI message type: ",
-                &message.to_string(),
+                &validator_wasm::json_text(message),
             ]
             .concat()
         })

@@ -9,6 +9,7 @@
 
 use crate::{MarkdownStream, Stream as Reader};
 use serde_json::Value;
+use validator_wasm::json_text;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
 use wasm_bindgen::prelude::*;
 
@@ -44,13 +45,13 @@ impl Stream {
 
     /// Reads the next chunk; returns the changes as a JSON array text.
     pub fn push(&mut self, chunk: &str) -> String {
-        Value::Array(self.reader.push(chunk)).to_string()
+        json_text(&Value::Array(self.reader.push(chunk)))
     }
 
     /// Reads the next chunk of UTF-8 bytes, split anywhere.
     #[wasm_bindgen(js_name = pushBytes)]
     pub fn push_bytes(&mut self, chunk: &[u8]) -> String {
-        Value::Array(self.reader.push_bytes(chunk)).to_string()
+        json_text(&Value::Array(self.reader.push_bytes(chunk)))
     }
 
     /// Ends the input: `{"changes", "document"}` as JSON text, the last
@@ -58,12 +59,12 @@ impl Stream {
     /// SPEC.md section 11).
     pub fn finish(&mut self) -> String {
         let changes = self.reader.finish();
-        serde_json::json!({"changes": changes, "document": self.reader.document()}).to_string()
+        json_text(&serde_json::json!({"changes": changes, "document": self.reader.document()}))
     }
 
     /// The document so far, as JSON text.
     pub fn document(&self) -> String {
-        self.reader.document().to_string()
+        json_text(&self.reader.document())
     }
 }
 

@@ -67,7 +67,7 @@ pub fn catalog_prompt(catalog: &Catalog) -> String {
         }
         line(
             &mut out,
-            &["Example props: ", &entry.example.to_string(), "\n"],
+            &["Example props: ", &crate::json_text(&entry.example), "\n"],
         );
     }
     if !catalog.icons().is_empty() {
@@ -155,7 +155,7 @@ fn fence_example(out: &mut String, catalog: &Catalog) {
         if !children.is_empty() {
             c["children"] = serde_json::json!([children]);
         }
-        c.to_string()
+        crate::json_text(&c)
     };
     match (container, leaf) {
         (Some(root), Some(leaf)) => {
@@ -201,7 +201,7 @@ fn describe(schema: &Value, root: &Value, depth: usize) -> String {
     } else {
         parts.push("any value".into());
     }
-    let num = |k: &str| schema.get(k).map(Value::to_string);
+    let num = |k: &str| schema.get(k).map(crate::json_text);
     match (num("minimum"), num("maximum")) {
         (Some(a), Some(b)) => parts.push([&a, " to ", &b].concat()),
         (Some(a), None) => parts.push(["at least ", &a].concat()),
@@ -242,7 +242,7 @@ fn describe(schema: &Value, root: &Value, depth: usize) -> String {
         );
     }
     if let Some(d) = schema.get("default") {
-        parts.push(["default ", &d.to_string()].concat());
+        parts.push(["default ", &crate::json_text(d)].concat());
     }
     if depth < MAX_SHAPE_DEPTH {
         if let Some(items) = schema.get("items") {

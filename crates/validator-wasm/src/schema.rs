@@ -208,7 +208,7 @@ fn check_depth(
     }
     if let Some(c) = kw(s, "const") {
         if !surfaces_core::json_equal(&c, &value) {
-            return out.flag(at, ["must be ", &c.to_string()].concat());
+            return out.flag(at, ["must be ", &crate::json_text(c)].concat());
         }
     }
     match value {
@@ -292,7 +292,7 @@ pub(crate) fn kind_name(value: &Value) -> &'static str {
 pub(crate) fn list_literals(options: &[Value]) -> String {
     options
         .iter()
-        .map(Value::to_string)
+        .map(crate::json_text)
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -323,7 +323,7 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
     ];
     for (key, failed, phrase) in fails {
         if failed {
-            let limit = kw(s, key).map(Value::to_string).unwrap_or_default();
+            let limit = kw(s, key).map(crate::json_text).unwrap_or_default();
             return out.flag(at, ["must be ", phrase, &limit].concat());
         }
     }

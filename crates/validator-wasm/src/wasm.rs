@@ -17,7 +17,9 @@ use crate::markdown::validate_markdown as markdown_issues;
 use crate::patch::apply_patch_in_place;
 use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft, Refusal};
 use crate::prompt::catalog_prompt as prompt_text;
-use crate::surface::{parse_document, validate_component as component_issues, validate_document};
+use crate::surface::{
+    json_text, parse_document, validate_component as component_issues, validate_document,
+};
 use serde_json::Value;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -26,7 +28,9 @@ use wasm_bindgen::prelude::*;
 /// `{"code", "path", "message"}`; the npm layer rethrows it as a
 /// `SurfacesError` with those fields.
 pub fn thrown(code: &str, path: &str, message: &str) -> JsError {
-    JsError::new(&serde_json::json!({"code": code, "path": path, "message": message}).to_string())
+    JsError::new(&json_text(
+        &serde_json::json!({"code": code, "path": path, "message": message}),
+    ))
 }
 
 fn thrown_catalog(e: CatalogError) -> JsError {
@@ -78,7 +82,7 @@ impl LoadedCatalog {
     /// A JSON Schema of a surface restricted to this catalog (JSON text).
     #[wasm_bindgen(js_name = jsonSchema)]
     pub fn json_schema(&self) -> String {
-        surface_schema(&self.catalog).to_string()
+        json_text(&surface_schema(&self.catalog))
     }
 }
 
@@ -98,7 +102,7 @@ pub fn validate(surface: &str, catalog: &LoadedCatalog) -> String {
         Ok(doc) => validate_document(&doc, &catalog),
         Err(issue) => vec![issue],
     };
-    issues_json(&issues).to_string()
+    json_text(&issues_json(&issues))
 }
 
 /// `validateComponent(componentJson, at, catalog, dataJson?)`: one
@@ -116,13 +120,13 @@ pub fn validate_component(
         Ok(c) => component_issues(&c, at, &catalog, data.as_ref()),
         Err(issue) => vec![issue],
     };
-    Ok(issues_json(&issues).to_string())
+    Ok(json_text(&issues_json(&issues)))
 }
 
 /// `validateMarkdown(body, catalog)`: the issues of a markdown body.
 #[wasm_bindgen(js_name = validateMarkdown)]
 pub fn validate_markdown(body: &str, catalog: &LoadedCatalog) -> String {
-    issues_json(&markdown_issues(body, &catalog.get())).to_string()
+    json_text(&issues_json(&markdown_issues(body, &catalog.get())))
 }
 
 /// `patch(documentJson, opsJson, catalog)`: the pipeline's outcome,
@@ -130,9 +134,9 @@ pub fn validate_markdown(body: &str, catalog: &LoadedCatalog) -> String {
 #[wasm_bindgen]
 pub fn patch(document: &str, ops: &str, catalog: &LoadedCatalog) -> Result<String, JsError> {
     let (doc, ops) = (parse(document, "")?, parse(ops, "/ops")?);
-    Ok(run_pipeline(&doc, &ops, &catalog.get())
-        .to_json()
-        .to_string())
+    Ok(json_text(
+        &run_pipeline(&doc, &ops, &catalog.get()).to_json(),
+    ))
 }
 
 /// `applyPatch(documentJson, patchJson)`: an atomic RFC 6902 patch,
@@ -145,7 +149,7 @@ pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
         Ok(()) => serde_json::json!({"ok": true, "document": doc}),
         Err(e) => serde_json::json!({"ok": false, "error": e.to_json()}),
     };
-    Ok(out.to_string())
+    Ok(json_text(&out))
 }
 
 /// `new Draft(documentJson, catalog)`: a document kept in WebAssembly
@@ -172,23 +176,24 @@ impl Draft {
     /// `{"applied", "repairs", "refused", "held"}`.
     pub fn apply(&mut self, ops: &str) -> Result<String, JsError> {
         let ops = parse(ops, "/ops")?;
-        Ok(self.draft.apply(&ops, &self.catalog).to_json().to_string())
+        Ok(json_text(&self.draft.apply(&ops, &self.catalog).to_json()))
     }
 
     /// `draft.settle()`: ends the round, `{"refused"}` for what still waited.
     pub fn settle(&mut self) -> String {
         let refused = self.draft.settle(&self.catalog);
-        serde_json::json!({"refused": refused.iter().map(Refusal::to_json).collect::<Vec<_>>()})
-            .to_string()
+        json_text(
+            &serde_json::json!({"refused": refused.iter().map(Refusal::to_json).collect::<Vec<_>>()}),
+        )
     }
 
     /// `draft.document()`: the document as it is now (JSON text).
     pub fn document(&self) -> String {
-        self.draft.document().to_string()
+        json_text(self.draft.document())
     }
 
     /// `draft.issues()`: every issue of the document as it is now.
     pub fn issues(&mut self) -> String {
-        issues_json(&self.draft.issues(&self.catalog)).to_string()
+        json_text(&issues_json(&self.draft.issues(&self.catalog)))
     }
 }

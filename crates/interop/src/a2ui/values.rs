@@ -438,7 +438,7 @@ fn export_concat(args: &Map<String, Value>, at_args: &str, notes: &mut Vec<Note>
                 ));
                 return None;
             }
-            other => text.push_str(&other.to_string()),
+            other => text.push_str(&validator_wasm::json_text(other)),
         }
     }
     Some(json!({"call": "formatString", "args": {"value": text}}))
