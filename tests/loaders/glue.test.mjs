@@ -4,7 +4,8 @@
 // arrives whole: ASCII, non-ASCII first, last or after a long ASCII run
 // (the buffer grown once), astral characters, and lone surrogates (as
 // U+FFFD, which is what the glue's own path wrote). The rewrite refuses a
-// glue that is not wasm-bindgen's. Run: node --test tests/loaders/ (after
+// glue that is not wasm-bindgen's; and the module formats no Value with
+// Display. Run: node --test tests/loaders/ (after
 // scripts/build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,4 +52,13 @@ test('the rewrite refuses a glue it does not know and changes nothing', () => {
   assert.equal(run.status, 1);
   assert.match(run.stderr, /does not hold wasm-bindgen/);
   assert.equal(readFileSync(file, 'utf8'), other);
+});
+
+// Every face writes JSON through validator_wasm::json_text: nothing in the
+// module formats a serde_json Value with Display, a second serializer that
+// passes each piece through core::fmt (slower, and about 1 KB gzip).
+test('the Studio module formats no Value with Display', () => {
+  const named = readFileSync(resolve(root, artifacts().studio.namedWasm)).toString('latin1');
+  assert.ok(named.includes('<serde_json::error::ErrorCode as core::fmt::Display>::fmt'), 'the module keeps its function names');
+  assert.ok(!named.includes('<serde_json::value::Value as core::fmt::Display>::fmt'));
 });
