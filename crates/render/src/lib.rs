@@ -275,6 +275,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
         data: doc.get("data").unwrap_or(&null_data),
         components,
+        ids: ids_of(components),
         left_out,
         catalog,
         host: InLocale {
@@ -323,17 +324,34 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
 pub fn script_json(value: &Value) -> String {
     let text = validator_wasm::json_text(value);
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
+    replace_runs(&mut out, &text, |rest| match rest {
+        [b'<', ..] => Some(("\\u003c", 1)),
+        [b'>', ..] => Some(("\\u003e", 1)),
+        [b'&', ..] => Some(("\\u0026", 1)),
+        // U+2028 and U+2029 in UTF-8.
+        [0xE2, 0x80, 0xA8, ..] => Some(("\\u2028", 3)),
+        [0xE2, 0x80, 0xA9, ..] => Some(("\\u2029", 3)),
+        _ => None,
+    });
+    out
+}
+
+/// Each component's id and the index of the first component with it. A
+/// map of the module's own kind (serde_json's): a sorted list or a second
+/// map type would add a sort or a map's code, 2.4 KB gzip.
+fn ids_of(components: &[Value]) -> serde_json::Map<String, Value> {
+    let mut ids = serde_json::Map::new();
+    for (i, c) in components.iter().enumerate() {
+        if let Some(id) = c.get("id").and_then(Value::as_str) {
+            ids.entry(id).or_insert(i.into());
         }
     }
-    out
+    ids
+}
+
+/// In [`ids_of`]'s map, the index of the first component with this id.
+fn first_with(ids: &serde_json::Map<String, Value>, id: &str) -> Option<usize> {
+    ids.get(id)?.as_u64().and_then(|i| usize::try_from(i).ok())
 }
 
 /// Escapes text for HTML element content and double-quoted attributes.
@@ -344,16 +362,44 @@ pub fn script_json(value: &Value) -> String {
 /// assert_eq!(out, "&lt;b title=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/b&gt;");
 /// ```
 pub fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+    replace_runs(out, text, |rest| {
+        let with = match rest.first()? {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => return None,
+        };
+        Some((with, 1))
+    });
+}
+
+/// `text` into `out`, with what `special` replaces (given the text from a
+/// byte on: the replacement and how many bytes it stands for) replaced and
+/// every run between copied whole (a push per character was most of a
+/// render's time on text-heavy surfaces). `special` only answers at an
+/// ASCII byte or at the first byte of a character, so every cut is at a
+/// character boundary.
+fn replace_runs(
+    out: &mut String,
+    text: &str,
+    special: impl Fn(&[u8]) -> Option<(&'static str, usize)>,
+) {
+    let bytes = text.as_bytes();
+    let (mut from, mut i) = (0, 0);
+    while i < bytes.len() {
+        match special(bytes.get(i..).unwrap_or_default()) {
+            Some((with, len)) => {
+                out.push_str(text.get(from..i).unwrap_or_default());
+                out.push_str(with);
+                i += len;
+                from = i;
+            }
+            None => i += 1,
         }
     }
+    out.push_str(text.get(from..).unwrap_or_default());
 }
 
 /// What validation flagged, left out of the HTML, and only that: a
@@ -506,6 +552,8 @@ struct Renderer<'a> {
     /// Its data: the state every value is computed from initially.
     data: &'a Value,
     components: &'a [Value],
+    /// Each component's id and the index of its first ([`ids_of`]).
+    ids: serde_json::Map<String, Value>,
     /// What validation flagged, left out.
     left_out: LeftOut<'a>,
     /// The catalog, for the defaults of what a surface leaves unsaid.
@@ -571,10 +619,11 @@ fn binding_attr(value: &Value) -> String {
 }
 
 impl<'a> Renderer<'a> {
+    /// The index of the first component with this id, in constant time
+    /// (each child is looked up: a scan per child made a surface's
+    /// rendering quadratic in its components).
     fn find(&self, id: &str) -> Option<usize> {
-        self.components
-            .iter()
-            .position(|c| c.get("id").and_then(Value::as_str) == Some(id))
+        first_with(&self.ids, id)
     }
 
     /// The catalog's default for what `path` names in the props of

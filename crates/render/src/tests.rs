@@ -762,3 +762,81 @@ fn a_chart_is_an_inline_svg_of_its_series_with_its_table() {
     let pie = chart("pie", json!([{"label": "x", "values": [1, 2, 3]}]));
     assert!(!pie.contains("<svg") && pie.contains("<table"), "{pie}");
 }
+
+#[test]
+fn escapes_replace_exactly_what_a_character_walk_replaces() {
+    // The walk a character at a time that replace_runs stands in for.
+    let walk = |text: &str, table: &[(char, &str)]| -> String {
+        text.chars()
+            .map(|c| {
+                table
+                    .iter()
+                    .find(|(k, _)| *k == c)
+                    .map_or(c.to_string(), |(_, w)| w.to_string())
+            })
+            .collect()
+    };
+    let html = [
+        ('&', "&amp;"),
+        ('<', "&lt;"),
+        ('>', "&gt;"),
+        ('"', "&quot;"),
+        ('\'', "&#39;"),
+    ];
+    let script = [
+        ('<', "\\u003c"),
+        ('>', "\\u003e"),
+        ('&', "\\u0026"),
+        ('\u{2028}', "\\u2028"),
+        ('\u{2029}', "\\u2029"),
+    ];
+    // Each piece alone and every pair, at the start, the end and between
+    // text: ASCII, the specials, characters whose UTF-8 begins as U+2028's
+    // does (U+2020, U+2027, U+202A), astral ones.
+    let pieces = [
+        "",
+        "a",
+        "plain text",
+        "&",
+        "<",
+        ">",
+        "\"",
+        "'",
+        "\u{2028}",
+        "\u{2029}",
+        "\u{2020}",
+        "\u{2027}",
+        "\u{202A}",
+        "é",
+        "🙂",
+        "</script>",
+    ];
+    for a in pieces {
+        for b in pieces {
+            let text = [a, "x", b, a].concat();
+            let mut out = String::new();
+            escape_into(&mut out, &text);
+            assert_eq!(out, walk(&text, &html), "{text:?}");
+            let json = json!({ "s": text });
+            assert_eq!(
+                script_json(&json),
+                walk(&validator_wasm::json_text(&json), &script),
+                "{text:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_repeated_id_finds_its_first_component() {
+    // Renderer::find answers the first component of an id, from the sorted ids.
+    let components: Vec<Value> = [("b", 0), ("a", 1), ("b", 2), ("c", 3), ("a", 4)]
+        .iter()
+        .map(|(id, n)| json!({"id": id, "n": n}))
+        .collect();
+    let ids = ids_of(&components);
+    for id in ["a", "b", "c", "d", ""] {
+        let first = components.iter().position(|c| c["id"] == id);
+        assert_eq!(first_with(&ids, id), first, "{id}");
+    }
+}
