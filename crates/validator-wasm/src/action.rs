@@ -1,6 +1,7 @@
 //! Actions (SPEC.md section 5): what a prop marked `x-action` may hold.
 
 use crate::issue::{Issue, Outcome};
+use crate::lookup::{self, field_of};
 use serde_json::{Map, Value};
 use surfaces_core::fence::is_component_id;
 use surfaces_core::function;
@@ -58,7 +59,7 @@ pub(crate) fn check(action: &Value, at: &mut String, out: &mut Outcome) {
             "an action is an object such as {\"action\": \"toggle\", \"path\": \"/open\"}".into(),
         );
     };
-    let Some(name) = map.get("action").and_then(Value::as_str) else {
+    let Some(name) = field_of(map, "action").and_then(Value::as_str) else {
         return invalid(out, at, "an action needs \"action\", its name: set, toggle, increment, reset, navigate, copy, share or scrollTo".into());
     };
     let Some((_, required, optional)) = ACTIONS.iter().find(|(n, _, _)| *n == name) else {
@@ -78,7 +79,7 @@ pub(crate) fn check(action: &Value, at: &mut String, out: &mut Outcome) {
         return;
     };
     for field in *required {
-        if !map.contains_key(*field) {
+        if field_of(map, field).is_none() {
             invalid(out, at, ["\"", name, "\" needs \"", field, "\""].concat());
         }
     }
@@ -141,7 +142,7 @@ fn check_field(
             ),
         },
         "value" => {
-            if value.get("call").is_some() {
+            if lookup::field(value, "call").is_some() {
                 invalid(
                     out,
                     at,
@@ -157,7 +158,7 @@ fn check_field(
             if !value.as_f64().is_some_and(f64::is_finite) {
                 invalid(out, at, ["\"", key, "\" is a number"].concat().as_str());
             } else if key == "max" {
-                let min = map.get("min").and_then(Value::as_f64);
+                let min = field_of(map, "min").and_then(Value::as_f64);
                 if min.is_some_and(|m| value.as_f64().is_some_and(|x| x < m)) {
                     invalid(out, at, "\"max\" may not be below \"min\"");
                 }

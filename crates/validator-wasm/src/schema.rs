@@ -3,6 +3,7 @@
 
 use crate::action;
 use crate::issue::{Issue, Outcome};
+use crate::lookup::{field, field_of};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -138,8 +139,7 @@ fn check_depth(
         Value::Object(s) => s,
         _ => return,
     };
-    if let Some(target) = s
-        .get("$ref")
+    if let Some(target) = field_of(s, "$ref")
         .and_then(Value::as_str)
         .and_then(|r| resolve_ref(cx.root, r))
     {
@@ -156,7 +156,7 @@ fn check_depth(
     }
     if function::is_dynamic(&value) {
         if flag(s, "x-bindable") {
-            let malformed = value.get("call").is_none()
+            let malformed = field(value, "call").is_none()
                 && (value.as_object().map_or(0, Map::len) != 1 || !value["path"].is_string());
             if malformed {
                 return out.flag(
@@ -184,7 +184,7 @@ fn check_depth(
     if flag(s, "x-checks") && !check_checks(value, at, out) {
         return;
     }
-    if let Some(expected) = kw(s, "type") {
+    if let Some(expected) = field_of(s, "type") {
         if !type_matches(expected, value) {
             return out.flag(
                 at,
@@ -198,7 +198,7 @@ fn check_depth(
             );
         }
     }
-    if let Some(options) = kw(s, "enum").and_then(Value::as_array) {
+    if let Some(options) = field_of(s, "enum").and_then(Value::as_array) {
         if !options
             .iter()
             .any(|o| surfaces_core::json_equal(&o, &value))
@@ -206,7 +206,7 @@ fn check_depth(
             return out.flag(at, ["must be one of ", &list_literals(options)].concat());
         }
     }
-    if let Some(c) = kw(s, "const") {
+    if let Some(c) = field_of(s, "const") {
         if !surfaces_core::json_equal(&c, &value) {
             return out.flag(at, ["must be ", &crate::json_text(c)].concat());
         }
@@ -219,18 +219,18 @@ fn check_depth(
         _ => {}
     }
     for (key, exactly_one) in [("anyOf", false), ("oneOf", true)] {
-        if let Some(branches) = kw(s, key).and_then(Value::as_array) {
+        if let Some(branches) = field_of(s, key).and_then(Value::as_array) {
             check_branches(branches, exactly_one, value, at, cx, out, depth);
         }
     }
 }
 
 fn flag(s: &Map<String, Value>, key: &str) -> bool {
-    kw(s, key).and_then(Value::as_bool).unwrap_or(false)
+    field_of(s, key).and_then(Value::as_bool).unwrap_or(false)
 }
 
 fn allows_type(s: &Map<String, Value>, name: &str) -> bool {
-    match kw(s, "type") {
+    match field_of(s, "type") {
         None => true,
         Some(Value::String(t)) => t == name,
         Some(Value::Array(ts)) => ts.iter().any(|t| t == name),
@@ -298,7 +298,7 @@ pub(crate) fn list_literals(options: &[Value]) -> String {
 }
 
 fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
-    let bound = |k: &str| kw(s, k).and_then(Value::as_f64);
+    let bound = |k: &str| field_of(s, k).and_then(Value::as_f64);
     let fails = [
         (
             "minimum",
@@ -323,7 +323,7 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
     ];
     for (key, failed, phrase) in fails {
         if failed {
-            let limit = kw(s, key).map(crate::json_text).unwrap_or_default();
+            let limit = field_of(s, key).map(crate::json_text).unwrap_or_default();
             return out.flag(at, ["must be ", phrase, &limit].concat());
         }
     }
@@ -331,7 +331,7 @@ fn check_number(s: &Map<String, Value>, n: f64, at: &str, out: &mut Outcome) {
 
 fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Eval<'_>, out: &mut Outcome) {
     let len = text.chars().count() as u64;
-    if let Some(min) = kw(s, "minLength")
+    if let Some(min) = field_of(s, "minLength")
         .and_then(Value::as_u64)
         .filter(|m| len < *m)
     {
@@ -342,8 +342,7 @@ fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Eval<'_>, out
         };
         return out.flag(at, wants);
     }
-    if let Some(max) = s
-        .get("maxLength")
+    if let Some(max) = field_of(s, "maxLength")
         .and_then(Value::as_u64)
         .filter(|m| len > *m)
     {
@@ -359,7 +358,7 @@ fn check_string(s: &Map<String, Value>, text: &str, at: &str, cx: &Eval<'_>, out
             .concat(),
         );
     }
-    let Some(format) = kw(s, "format").and_then(Value::as_str) else {
+    let Some(format) = field_of(s, "format").and_then(Value::as_str) else {
         return;
     };
     if format == "safe-href" {
@@ -422,11 +421,17 @@ pub(crate) fn is_color(text: &str) -> bool {
 /// when `n` is outside them.
 fn count_fits(s: &Map<String, Value>, n: usize, at: &str, out: &mut Outcome) -> bool {
     let n = n as u64;
-    if let Some(min) = kw(s, "minItems").and_then(Value::as_u64).filter(|m| n < *m) {
+    if let Some(min) = field_of(s, "minItems")
+        .and_then(Value::as_u64)
+        .filter(|m| n < *m)
+    {
         out.flag(at, ["needs at least ", &min.to_string(), " items"].concat());
         return false;
     }
-    if let Some(max) = kw(s, "maxItems").and_then(Value::as_u64).filter(|m| n > *m) {
+    if let Some(max) = field_of(s, "maxItems")
+        .and_then(Value::as_u64)
+        .filter(|m| n > *m)
+    {
         out.flag(
             at,
             [
@@ -454,7 +459,7 @@ fn check_array(
     if !count_fits(s, items.len(), at, out) {
         return;
     }
-    if let Some(item_schema) = kw(s, "items") {
+    if let Some(item_schema) = field_of(s, "items") {
         let len = at.len();
         for (i, item) in items.iter().enumerate() {
             pointer::push_index(at, i);
@@ -472,19 +477,19 @@ fn check_object(
     out: &mut Outcome,
     depth: usize,
 ) {
-    if let Some(required) = kw(s, "required").and_then(Value::as_array) {
+    if let Some(required) = field_of(s, "required").and_then(Value::as_array) {
         for name in required.iter().filter_map(Value::as_str) {
-            if !map.contains_key(name) {
+            if field_of(map, name).is_none() {
                 out.flag(at, ["missing the required prop \"", name, "\""].concat());
             }
         }
     }
-    let properties = kw(s, "properties").and_then(Value::as_object);
-    let additional = kw(s, "additionalProperties");
+    let properties = field_of(s, "properties").and_then(Value::as_object);
+    let additional = field_of(s, "additionalProperties");
     let len = at.len();
     for (key, item) in map {
         pointer::push(at, key);
-        match properties.and_then(|p| crate::lookup::field_of(p, key)) {
+        match properties.and_then(|p| field_of(p, key)) {
             Some(prop_schema) => check_depth(prop_schema, item, at, cx, out, depth + 1),
             None => match additional {
                 Some(Value::Bool(false)) => {
@@ -554,12 +559,6 @@ fn check_checks(value: &Value, at: &mut String, out: &mut Outcome) -> bool {
     }
     out.absorb(found);
     true
-}
-
-/// A keyword of a schema object. Schema objects are small: a scan beats
-/// hashing the key.
-fn kw<'a>(s: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    s.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use crate::catalog::{Catalog, Children, Entry};
 use crate::issue::Issue;
 use crate::issue::Outcome;
-use crate::lookup::{field, nearest};
+use crate::lookup::{field, field_of, nearest};
 use crate::schema::{self, Context};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -498,11 +498,10 @@ fn check_component(
         return out;
     };
     let len = at.len();
-    let entry = map
-        .get("component")
+    let entry = field_of(map, "component")
         .and_then(Value::as_str)
         .and_then(|name| catalog.entry(name));
-    match map.get("id") {
+    match field_of(map, "id") {
         None => out.issues.push(Issue::error(
             "invalid_id",
             at.clone(),
@@ -603,7 +602,7 @@ fn check_component(
             }
         }
     }
-    if let (Some(entry), None) = (entry, map.get("props")) {
+    if let (Some(entry), None) = (entry, field_of(map, "props")) {
         // No props at all: the schema still decides (required props).
         check_props(entry, &Value::Object(Map::new()), at, catalog, &mut out);
     }
