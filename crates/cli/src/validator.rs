@@ -67,7 +67,8 @@ fn patch_files(args: &[String]) -> Result<(String, bool), Failure> {
         .into());
     }
     let outcome = run_patch(&doc, &ops, &catalog);
-    Ok((outcome.to_json().to_string(), outcome.refused.is_empty()))
+    let settled = outcome.refused.is_empty();
+    Ok((outcome.into_json().to_string(), settled))
 }
 
 /// `surfaces prompt [--catalog FILE]`

@@ -11,9 +11,9 @@
 use crate::a2ui::{self, Version};
 use crate::json_render;
 use crate::note::notes_json;
-use serde_json::{json, Value};
-use validator_wasm::json_text;
+use serde_json::Value;
 use validator_wasm::wasm::{parse, thrown};
+use validator_wasm::{json_text, object};
 use wasm_bindgen::prelude::*;
 
 /// `{"surfaces", "notes"}` of A2UI messages given as text (a JSON list or
@@ -21,7 +21,10 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(js_name = fromA2ui)]
 pub fn from_a2ui(text: &str) -> String {
     let out = a2ui::from_a2ui(text);
-    json_text(&json!({"surfaces": out.surfaces, "notes": notes_json(&out.notes)}))
+    json_text(&object([
+        ("surfaces", out.surfaces.into()),
+        ("notes", notes_json(&out.notes)),
+    ]))
 }
 
 /// `{"messages", "notes"}`: a surface (JSON text) as A2UI messages of
@@ -36,27 +39,30 @@ pub fn to_a2ui(surface: &str, version: &str) -> Result<String, JsError> {
         ));
     };
     let out = a2ui::to_a2ui(&parse(surface, "")?, version);
-    Ok(json_text(
-        &json!({"messages": out.messages, "notes": notes_json(&out.notes)}),
-    ))
+    Ok(json_text(&object([
+        ("messages", out.messages.into()),
+        ("notes", notes_json(&out.notes)),
+    ])))
 }
 
 /// `{"surface", "notes"}` of a json-render spec (JSON text).
 #[wasm_bindgen(js_name = fromJsonRender)]
 pub fn from_json_render(spec: &str) -> Result<String, JsError> {
     let out = json_render::from_json_render(&parse(spec, "")?);
-    Ok(json_text(
-        &json!({"surface": out.surface, "notes": notes_json(&out.notes)}),
-    ))
+    Ok(json_text(&object([
+        ("surface", out.surface),
+        ("notes", notes_json(&out.notes)),
+    ])))
 }
 
 /// `{"spec", "notes"}` of a surface (JSON text).
 #[wasm_bindgen(js_name = toJsonRender)]
 pub fn to_json_render(surface: &str) -> Result<String, JsError> {
     let out = json_render::to_json_render(&parse(surface, "")?);
-    Ok(json_text(
-        &json!({"spec": out.spec, "notes": notes_json(&out.notes)}),
-    ))
+    Ok(json_text(&object([
+        ("spec", out.spec),
+        ("notes", notes_json(&out.notes)),
+    ])))
 }
 
 /// A2UI messages as they arrive, as operations on one surface document.

@@ -17,11 +17,11 @@ use wasm_bindgen::prelude::*;
 
 /// `{"ok", "html", "issues"}`: `html` is null when the surface has errors.
 fn outcome(rendered: Rendered) -> String {
-    json_text(&serde_json::json!({
-        "ok": rendered.html.is_some(),
-        "html": rendered.html,
-        "issues": issues_json(&rendered.issues),
-    }))
+    json_text(&validator_wasm::object([
+        ("ok", rendered.html.is_some().into()),
+        ("html", rendered.html.into()),
+        ("issues", issues_json(&rendered.issues)),
+    ]))
 }
 
 /// The options for `mode` (`"published"` or `"preview"`), `locale` and,

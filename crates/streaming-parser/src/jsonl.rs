@@ -95,15 +95,21 @@ impl JsonlStream {
 
     /// `{"items": [...], "partial": null | value}`.
     pub fn document(&self) -> Value {
-        json!({"items": self.items, "partial": self.partial()})
+        validator_wasm::object([
+            ("items", self.items.clone().into()),
+            ("partial", self.partial().into()),
+        ])
     }
 
     fn changes(&mut self, from: usize) -> Vec<Value> {
         let mut out: Vec<Value> = self.items.get(from..).unwrap_or_default().to_vec();
         let partial = self.partial();
         if partial != self.partial_seen {
-            out.push(json!({"kind": "partial", "value": partial}));
-            self.partial_seen = partial;
+            self.partial_seen = partial.clone();
+            out.push(validator_wasm::object([
+                ("kind", "partial".into()),
+                ("value", partial.into()),
+            ]));
         }
         out
     }
@@ -180,12 +186,20 @@ impl JsonlStream {
                 return;
             }
         };
-        let item = match value.get("ops").and_then(Value::as_array) {
-            Some(ops) => json!({"kind": "step", "line": line, "ops": ops}),
+        // The line's value moved in (json! would copy it through to_value).
+        let step = |ops: Value| {
+            validator_wasm::object([("kind", "step".into()), ("line", line.into()), ("ops", ops)])
+        };
+        let item = match value.get("ops").filter(|ops| ops.is_array()) {
+            Some(ops) => step(ops.clone()),
             None if value.get("op").is_some_and(Value::is_string) => {
-                json!({"kind": "step", "line": line, "ops": [value]})
+                step(Value::Array(Vec::from([value])))
             }
-            None => json!({"kind": "value", "line": line, "value": value}),
+            None => validator_wasm::object([
+                ("kind", "value".into()),
+                ("line", line.into()),
+                ("value", value),
+            ]),
         };
         self.items.push(item);
     }

@@ -9,8 +9,8 @@
 
 use crate::{MarkdownStream, Stream as Reader};
 use serde_json::Value;
-use validator_wasm::json_text;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
+use validator_wasm::{json_text, object};
 use wasm_bindgen::prelude::*;
 
 /// A streaming parser over one answer.
@@ -59,7 +59,10 @@ impl Stream {
     /// SPEC.md section 11).
     pub fn finish(&mut self) -> String {
         let changes = self.reader.finish();
-        json_text(&serde_json::json!({"changes": changes, "document": self.reader.document()}))
+        json_text(&object([
+            ("changes", changes.into()),
+            ("document", self.reader.document()),
+        ]))
     }
 
     /// The document so far, as JSON text.

@@ -127,7 +127,7 @@ pub use catalog::{Catalog, CatalogError, Children, Entry};
 pub use issue::{has_errors, issues_json, Issue, Severity};
 pub use schema::resolved;
 pub use surface::{
-    is_page, json_text, parse_document, validate_component, validate_document,
+    is_page, json_text, object, parse_document, validate_component, validate_document,
     validate_document_text, validate_surface, validate_surface_in, validate_surface_text, Place,
 };
 

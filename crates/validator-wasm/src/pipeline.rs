@@ -11,7 +11,7 @@ use crate::issue::{issues_json, Issue};
 use crate::patch::{apply_operation, revert};
 use crate::repair::{self, Repair};
 use crate::surface::{
-    is_page, section_path, sort_in_document_order, validate_component, validate_surface,
+    is_page, object, section_path, sort_in_document_order, validate_component, validate_surface,
 };
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -57,14 +57,21 @@ pub struct PatchOutcome {
 }
 
 impl PatchOutcome {
-    /// `{"document", "applied", "repairs", "refused"}` (SPEC.md section 9).
-    pub fn to_json(&self) -> Value {
-        serde_json::json!({
-            "document": self.document,
-            "applied": self.applied,
-            "repairs": self.repairs.iter().map(Repair::to_json).collect::<Vec<_>>(),
-            "refused": self.refused.iter().map(Refusal::to_json).collect::<Vec<_>>(),
-        })
+    /// `{"document", "applied", "repairs", "refused"}` (SPEC.md section 9),
+    /// the document moved in.
+    pub fn into_json(self) -> Value {
+        object([
+            ("document", self.document),
+            ("applied", self.applied.into()),
+            (
+                "repairs",
+                self.repairs.iter().map(Repair::to_json).collect(),
+            ),
+            (
+                "refused",
+                self.refused.iter().map(Refusal::to_json).collect(),
+            ),
+        ])
     }
 }
 
@@ -133,12 +140,18 @@ pub struct Report {
 impl Report {
     /// `{"applied", "repairs", "refused", "held"}`.
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
-            "applied": self.applied,
-            "repairs": self.repairs.iter().map(Repair::to_json).collect::<Vec<_>>(),
-            "refused": self.refused.iter().map(Refusal::to_json).collect::<Vec<_>>(),
-            "held": self.held,
-        })
+        object([
+            ("applied", self.applied.clone().into()),
+            (
+                "repairs",
+                self.repairs.iter().map(Repair::to_json).collect(),
+            ),
+            (
+                "refused",
+                self.refused.iter().map(Refusal::to_json).collect(),
+            ),
+            ("held", self.held.clone().into()),
+        ])
     }
 }
 

@@ -18,7 +18,7 @@ use crate::patch::apply_patch_in_place;
 use crate::pipeline::{patch as run_pipeline, Draft as PipelineDraft, Refusal};
 use crate::prompt::catalog_prompt as prompt_text;
 use crate::surface::{
-    json_text, parse_document, validate_component as component_issues, validate_document,
+    json_text, object, parse_document, validate_component as component_issues, validate_document,
 };
 use serde_json::Value;
 use std::sync::Arc;
@@ -135,7 +135,7 @@ pub fn validate_markdown(body: &str, catalog: &LoadedCatalog) -> String {
 pub fn patch(document: &str, ops: &str, catalog: &LoadedCatalog) -> Result<String, JsError> {
     let (doc, ops) = (parse(document, "")?, parse(ops, "/ops")?);
     Ok(json_text(
-        &run_pipeline(&doc, &ops, &catalog.get()).to_json(),
+        &run_pipeline(&doc, &ops, &catalog.get()).into_json(),
     ))
 }
 
@@ -146,8 +146,8 @@ pub fn apply_patch(document: &str, patch: &str) -> Result<String, JsError> {
     let (mut doc, ops) = (parse(document, "")?, parse(patch, "/ops")?);
     // The parsed document is ours: patch it in place, no copy.
     let out = match apply_patch_in_place(&mut doc, &ops) {
-        Ok(()) => serde_json::json!({"ok": true, "document": doc}),
-        Err(e) => serde_json::json!({"ok": false, "error": e.to_json()}),
+        Ok(()) => object([("ok", true.into()), ("document", doc)]),
+        Err(e) => object([("ok", false.into()), ("error", e.to_json())]),
     };
     Ok(json_text(&out))
 }
@@ -182,9 +182,10 @@ impl Draft {
     /// `draft.settle()`: ends the round, `{"refused"}` for what still waited.
     pub fn settle(&mut self) -> String {
         let refused = self.draft.settle(&self.catalog);
-        json_text(
-            &serde_json::json!({"refused": refused.iter().map(Refusal::to_json).collect::<Vec<_>>()}),
-        )
+        json_text(&object([(
+            "refused",
+            refused.iter().map(Refusal::to_json).collect(),
+        )]))
     }
 
     /// `draft.document()`: the document as it is now (JSON text).
