@@ -14,8 +14,8 @@ function sectionHtml(s, version) {
     `<li data-component-id="s${s}-c${i}"><h3>Item ${i}</h3><p class="body">Text ${i} of section ${s}, version ${i === 7 ? version : 0}.</p><a href="/s/${s}/${i}">more</a></li>`).join('');
   return `<section data-section-id="s${s}"><h2>Section ${s}</h2><ul>${items}</ul></section>`;
 }
-const sectionPage = (changed, version) =>
-  Array.from({ length: 30 }, (_, s) => sectionHtml(s, s === changed ? version : 0)).join('');
+const sectionPage = (changed, version, sections = 30) =>
+  Array.from({ length: sections }, (_, s) => sectionHtml(s, s === changed ? version : 0)).join('');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -102,5 +102,25 @@ window.runBench = async (n) => {
     },
   }));
   return rows;
+};
+// What growing the input costs: the section page at 15 to 120 sections (one
+// section's text changed), whole page in, every library; and nesting 500
+// to 4,000 deep with the innermost text changed, the morph beside the
+// browser parsing the new HTML alone (a template's innerHTML, as the morph
+// parses it): the HTML parser scans its stack of open elements at each
+// start tag, so parsing deep nesting is quadratic in the browser itself.
+const nested = (depth, text) => '<div>'.repeat(depth) + text + '</div>'.repeat(depth);
+window.runScaling = (n) => {
+  const sections = [15, 30, 60, 120];
+  const wide = sections.map((k) => run(n, `${k}`, sectionPage(k >> 1, 0, k), sectionPage(k >> 1, 1, k), whole));
+  const depths = [500, 1000, 2000, 4000];
+  const parse = (c, html) => {
+    document.createElement('template').innerHTML = html;
+  };
+  const deep = depths.map((d) => run(Math.min(n, 11), `${d}`, nested(d, 'old'), nested(d, 'new'), { morph: whole.morph, parse }));
+  return [
+    { name: 'sections, whole page', sizes: sections, rows: wide },
+    { name: 'nesting depth, the innermost text', sizes: depths, rows: deep },
+  ];
 };
 window.benchReady = true;

@@ -8,7 +8,9 @@
 // medians and the ratios; a benchmark, not a test.
 //
 //   node crates/validator-wasm/bench/node.mjs
-import { readFileSync } from 'node:fs';
+//   node crates/validator-wasm/bench/node.mjs --dump DIR   (the surface and the
+//     7 operations as JSON files, for examples/profile.rs; nothing timed)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { artifacts } from '../../../scripts/artifacts.mjs';
@@ -24,18 +26,21 @@ const builtin = new glue.LoadedCatalog();
 const entry = files.find((f) => /[\\/]validator\.js$/.test(f));
 const api = await import(pathToFileURL(entry).href);
 await api.default(wasm);
+const render = await import(pathToFileURL(files.find((f) => /[\\/]render\.js$/.test(f))).href);
+await render.default(wasm);
 const jsonpatch = (await import('fast-json-patch/index.mjs')).default;
 // json-render's structural validator (validateSpec: root, children, slots,
 // visible, orphans) on the same surface as a json-render spec; its catalog
 // check runs Zod schemas of its own, with no counterpart here.
 const { validateSpec } = await import('@json-render/core');
 
-// A 200-component surface with about 60 KB of data.
-function surface() {
+// A surface of `n` components (root and n - 1 under it), with data growing
+// with it: 200 components (the most a surface may hold) carry about 60 KB.
+function surface(n = 200) {
   const ids = [];
   const components = [];
   const data = { headline: 'Pricing', billing: 'monthly', seats: 3, email: '', items: [] };
-  for (let i = 0; i < 199; i++) {
+  for (let i = 0; i < n - 1; i++) {
     const id = `c${i}`;
     ids.push(id);
     switch (i % 5) {
@@ -48,7 +53,7 @@ function surface() {
         checks: [{ call: 'email', args: { value: { path: '/email' } }, message: 'Enter an email address' }] } });
     }
   }
-  for (let i = 0; i < 199; i++) data.items.push({ title: `Item ${i}`, body: 'x'.repeat(260), price: i * 1.5 });
+  for (let i = 0; i < n - 1; i++) data.items.push({ title: `Item ${i}`, body: 'x'.repeat(260), price: i * 1.5 });
   components.unshift({ id: 'root', component: 'Stack', children: ids });
   return { id: 'bench', kind: 'surface', catalog: 'blog@1', components, data };
 }
@@ -92,6 +97,14 @@ const ops = [
   { op: 'remove', path: '/data/copy' },
 ];
 const opsText = JSON.stringify(ops);
+const dump = process.argv.indexOf('--dump');
+if (dump > 0) {
+  const to = process.argv[dump + 1];
+  mkdirSync(to, { recursive: true });
+  writeFileSync(join(to, 'surface.json'), text);
+  writeFileSync(join(to, 'ops.json'), opsText);
+  process.exit(0);
+}
 const valuesApply = () => api.applyPatch(doc, ops).document;
 const textApply = () => glue.applyPatch(text, opsText);
 const theirsApply = () => jsonpatch.applyPatch(doc, ops, false, false).newDocument;
@@ -137,7 +150,7 @@ const [oursValidate, theirsValidate] = medians([() => api.validate(doc), () => v
 
 const rows = [
   ['`validate`: 200 components, ' + Math.round(dataBytes / 1024) + ' KB data (issues out)', ...medians([() => glue.validate(text, builtin), () => api.validate(doc)], 200), 1000],
-  ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', ...medians([draftText, draftValues], 2000), 150],
+  ['`Draft.apply`: one operation through repair, validate, apply (document kept in wasm)', ...medians([draftText, draftValues], 2000), 20],
   ['`patch`: the same operation, stateless (the document crosses both ways each call)', ...medians([() => glue.patch(text, opsOne, builtin), () => api.patch(doc, [op])], 100), '-'],
 ];
 const [textApplied, ours, theirs] = medians([textApply, valuesApply, theirsApply], 200);
@@ -145,6 +158,31 @@ rows.push(['`applyPatch`: 7 operations on that surface (atomic RFC 6902)', textA
 valuesDraft.free();
 textDraft.free();
 const ratio = (a, b) => (a / b).toFixed(2);
+
+// validate against V8's JSON.parse of the same text, in turn: the text in
+// (the glue) and the values in (the package, which stringifies them first).
+const [parseText, validateText, validateValues] = medians([() => JSON.parse(text), () => glue.validate(text, builtin), () => api.validate(doc)], 200);
+
+// What growing the surface costs: the same shape at 10 to 200 components,
+// each call's median; doubling (25 to 200) should cost about 2x, and
+// Draft.apply should stay flat.
+const sizes = [10, 25, 50, 100, 200];
+const scaled = sizes.map((n) => {
+  const one = surface(n);
+  const draft = new api.Draft(one);
+  const flip = flipping((i) => draft.apply(levels[i]), (r) => r.applied.length === 1);
+  if (!api.validate(one).valid || !render.renderSurface(one).ok) throw new Error(`the ${n}-component surface has errors`);
+  // The draft's small calls timed on their own: between the large calls,
+  // each would pay for what they leave behind (the collector, the caches).
+  const times = medians([() => api.validate(one), () => render.renderSurface(one)], n < 100 ? 400 : 150);
+  const [applied] = medians([flip], 2000);
+  draft.free();
+  return [times[0], applied, times[1]];
+});
+const doublings = (k) => Math.max(...sizes.slice(2).map((_, i) => scaled[i + 2][k] / scaled[i + 1][k])).toFixed(2);
+const scaling = ['`validate` (values in)', '`Draft.apply` (one operation)', '`renderSurface` (values in)'].map((name, k) => [
+  name, ...scaled.map((t) => t[k].toFixed(1)), doublings(k), ratio(scaled[4][k], scaled[0][k]),
+]);
 console.log(`## Validator
 
 \`crates/validator-wasm/bench/node.mjs\`: Node, the Studio wasm module, each
@@ -157,6 +195,18 @@ JSON.parse of the result, above 1: slower).
 
 ${table(['measure', 'text in and out (µs)', 'values in and out (µs)', 'value layer (values / text)', 'goal, values (µs)'],
   rows.map(([name, t, v, goal]) => [name, t.toFixed(1), v.toFixed(1), ratio(v, t), goal]))}
+
+${table(['`validate`, 200 components, against V8 parsing the same text', 'median (µs)', 'ours / JSON.parse', 'goal'], [
+  ['ours, text in (the glue: the text parsed and checked in wasm)', validateText.toFixed(1), ratio(validateText, parseText), '2'],
+  ['ours, values in (`./validator`: JSON.stringify of the surface, then as text)', validateValues.toFixed(1), ratio(validateValues, parseText), '3'],
+  ['`JSON.parse` of the text', parseText.toFixed(1), '1.00', '-'],
+])}
+
+What growing the surface costs (the same shape at each size, data growing
+with it; medians in µs; a doubling is linear at 2, and the goal is at most
+about 2.2; Draft.apply's goal is flat):
+
+${table(['call', ...sizes.map((n) => `${n} components`), 'largest cost of a doubling (25 to 200)', '200 / 10'], scaling)}
 
 ${table(['`applyPatch`, the same 7 operations, values in and out', 'median (µs)', 'ours / fast-json-patch'], [
   ['ours (`./validator` `applyPatch`)', ours.toFixed(1), ratio(ours, theirs)],
