@@ -55,8 +55,12 @@ let E;
 let N = [null];
 /** @type {Map<Node, number>} */
 let M = new Map();
-/** @type {Map<string, number>} */
-let K = new Map();
+// Per key kind (`KA`'s, then the tag), each value's number: numbers are
+// unique across kinds (`KN` counts them), and a lookup needs no string
+// built from the kind and the value (a tag is one of a few interned names).
+/** @type {Map<string, number>[]} */
+let K = [];
+let KN = 0;
 let D = 0; // how deep begin calls are nested
 /** @type {any[]} */
 let S = []; // the staged elements or attributes (which, Rust knows)
@@ -100,7 +104,7 @@ const take = (i) => {
 };
 /** Stages `s` if a string; its length, or NONE. @param {unknown} s */
 const stage = (s) => (typeof s == 'string' ? (B = s).length : NONE);
-const reset = () => ((N = [null]), (M = new Map()), (K = new Map()));
+const reset = () => ((N = [null]), (M = new Map()), (K = KA.map(() => new Map()).concat(new Map())), (KN = 0));
 
 const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
 // The suspects: elements `rules::is_forbidden_element` or
@@ -190,9 +194,9 @@ const imports = {
   K: (n, k) => {
     const v = k == TAG ? N[n].nodeName : N[n].getAttribute(KA[k]);
     if (!v) return NONE;
-    const s = k + v;
-    let i = K.get(s);
-    if (i === undefined) K.set(s, (i = K.size));
+    const m = K[k];
+    let i = m.get(v);
+    if (i === undefined) m.set(v, (i = KN++));
     return i;
   },
   y: (n) => stage(N[n].getAttribute('data-section-id')),
