@@ -11,6 +11,10 @@
 //! (`<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes), so data holding
 //! `</script>` stays data.
 //!
+//! The work is linear in the surface: the tree is walked once from root,
+//! each child found through a map of ids made once, and escaping copies
+//! the runs between the characters it replaces whole.
+//!
 //! ```
 //! use surfaces_render::{render_surface, Options};
 //! use validator_wasm::Catalog;
