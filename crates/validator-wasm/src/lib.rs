@@ -48,6 +48,9 @@
 //!   repair, validation and apply-or-refuse; [`patch::apply_patch`]: a plain
 //!   atomic RFC 6902 patch.
 //! - [`prompt::catalog_prompt`]: the model's instructions.
+//! - [`json_text`] and [`object`]: how every face (this crate's, the
+//!   stream's, the renderer's, interop's) writes its answers: one
+//!   serializer, members moved in, never `Display` or `json!` of a document.
 //! - `wasm` (wasm32 only): `validate`, `validateComponent`, `validateMarkdown`,
 //!   `patch`, `applyPatch` and the `Draft` and `LoadedCatalog` classes, JSON
 //!   text in and out, errors thrown as `{"code", "path", "message"}` (the npm
