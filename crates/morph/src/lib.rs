@@ -51,7 +51,7 @@
 //!
 //! The DOM work is plumbing in one small JavaScript module, the loader
 //! `js/morph.js`: walks, the attribute copy loop, inserts, the inert parse
-//! and the XPath suspect search, saving and restoring focus. Wasm calls it
+//! and the suspect search, saving and restoring focus. Wasm calls it
 //! through plain imports (`dom.rs`) with numeric node handles (an index into
 //! a table the loader keeps for one morph), so each call is a plain `i32`
 //! call, and every decision (matching, keys, id sets, what is kept, the URL
@@ -110,10 +110,11 @@
 //! The HTML is parsed into a `<template>` (a fragment) or, for a whole
 //! document (`<!doctype` or `<html` first), into a detached `<html>` element
 //! (an element of the template's inert document) whose `<body>` is taken.
-//! Neither runs scripts nor loads resources. Then the suspects are found
-//! with two XPath queries (elements named `script`, `base`, `meta`, `style`,
-//! `link`, `animate`, `set`, `template`; attributes named `on*`, `form*`,
-//! `srcdoc`, `id`, `name` or a URL attribute) and judged by [`rules`]:
+//! Neither runs scripts nor loads resources. Then the loader walks the
+//! parsed elements, template contents included, for the suspects (elements
+//! named `script`, `base`, `meta`, `style`, `link`, `animate`, `set`;
+//! attributes named `on*`, `form*`, `srcdoc`, `id`, `name` or a URL
+//! attribute), which [`rules`] judges:
 //! `<script>`, `<base>` and `<meta>` are removed, `<style>` and `<link>`
 //! too unless the target is in a shadow root or a frame's document (one
 //! that is not the document of the page that loaded the morph), and so is

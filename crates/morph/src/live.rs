@@ -46,7 +46,7 @@ pub fn parse(target: H, html: &Js) -> Option<H> {
 /// [`rules`] refuses: what runs (`<script>`, `on*`, `srcdoc`, unsafe URLs,
 /// href animations) and what would reach outside `target` (`<base>`,
 /// `<meta>`, `form*` attributes, clobbering names, and styles that would
-/// apply to the host). The browser finds the suspects (two XPath queries)
+/// apply to the host). The loader finds the suspects (a walk of the elements)
 /// and answers the facts only it knows; [`rules`] judges.
 fn sanitize(root: H, target: H) {
     let contained = dom::styles_contained(target) != 0;

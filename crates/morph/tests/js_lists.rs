@@ -1,7 +1,7 @@
-//! The loader (`js/morph.js`) names, in JavaScript, the suspects its XPath
-//! queries stage for Rust to judge (`XE`, `XA`) and the key attributes
+//! The loader (`js/morph.js`) names, in JavaScript, the suspects its walk
+//! stages for Rust to judge (`XE`; `XP` and `XN`) and the key attributes
 //! (`KA`, and the selectors `SEL` built on them). What it does not stage,
-//! Rust never sees: an attribute [`rules`] would refuse but `XA` leaves out
+//! Rust never sees: an attribute [`rules`] would refuse but the loader leaves out
 //! would reach the live page. These tests read the loader's source and hold
 //! each list to the Rust it stands for, both ways, so neither side changes
 //! alone.
@@ -25,17 +25,6 @@ fn constant(name: &str) -> String {
         + start.len();
     let end = source[at..].find(";\n").expect("a declaration ends with ;");
     source[at..at + end].to_string()
-}
-
-/// A string constant's value (one quoted JS string, no escapes).
-fn string(name: &str) -> String {
-    let text = constant(name);
-    let quote = text.chars().next().expect("a value");
-    assert!(
-        matches!(quote, '"' | '\'') && text.ends_with(quote) && !text.contains('\\'),
-        "{name} is one plain string: {text}"
-    );
-    text[1..text.len() - 1].to_string()
 }
 
 /// An array constant's strings (quoted, no escapes).
@@ -63,33 +52,8 @@ fn strings(name: &str) -> Vec<String> {
     items
 }
 
-/// The XPath clauses of a suspect query, `head[clause or clause ...]`:
-/// each `name-test('X')` or `name-test='X'` clause's `X`, by its test.
-fn clauses(query: &str, head: &str) -> Vec<(String, String)> {
-    let body = query
-        .strip_prefix(head)
-        .and_then(|q| q.strip_prefix('['))
-        .and_then(|q| q.strip_suffix(']'))
-        .unwrap_or_else(|| panic!("{query} is {head}[...]"));
-    body.split(" or ")
-        .map(|clause| {
-            let (test, rest) = clause
-                .split_once('\'')
-                .unwrap_or_else(|| panic!("{clause}: no quoted name"));
-            let (name, tail) = rest
-                .split_once('\'')
-                .unwrap_or_else(|| panic!("{clause}: an unclosed quote"));
-            assert!(
-                tail.is_empty() || tail == ")",
-                "{clause}: something after the name"
-            );
-            (test.to_string(), name.to_string())
-        })
-        .collect()
-}
-
-/// What `XA` stages: attributes whose name starts with one of the
-/// prefixes, or is one of the names.
+/// What the loader stages of attributes: those whose name starts with one
+/// of the prefixes (`XP`), or is one of the names (`XN`).
 struct Staged {
     prefixes: Vec<String>,
     names: Vec<String>,
@@ -97,22 +61,15 @@ struct Staged {
 
 impl Staged {
     fn read() -> Staged {
-        let mut staged = Staged {
-            prefixes: Vec::new(),
-            names: Vec::new(),
-        };
-        for (test, name) in clauses(&string("XA"), "descendant-or-self::*/@*") {
-            match test.as_str() {
-                "starts-with(name()," => staged.prefixes.push(name),
-                "name()=" => staged.names.push(name),
-                _ => panic!("XA: a clause neither starts-with(name(),'X') nor name()='X': {test}"),
-            }
+        Staged {
+            prefixes: strings("XP"),
+            names: strings("XN"),
         }
-        staged
     }
 
-    /// Whether `XA` stages an attribute named `name` (the HTML parser
-    /// lowercases attribute names; XPath compares them as they are).
+    /// Whether the loader stages an attribute named `name` (the HTML
+    /// parser lowercases attribute names; the loader compares them as they
+    /// are).
     fn stages(&self, name: &str) -> bool {
         self.names.iter().any(|n| n == name)
             || self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
@@ -168,7 +125,7 @@ fn every_attribute_the_loader_stages_is_one_rust_judges() {
     for name in &staged.names {
         assert!(
             rules::is_url_attribute(name) || rules::is_handler(name) || judged(name),
-            "XA stages {name:?}, which Rust neither reads as a URL attribute nor refuses"
+            "XN stages {name:?}, which Rust neither reads as a URL attribute nor refuses"
         );
     }
     for prefix in &staged.prefixes {
@@ -176,7 +133,7 @@ fn every_attribute_the_loader_stages_is_one_rust_judges() {
         assert!(
             (rules::is_handler(&name) || rules::is_form_override(&name))
                 && !rules::attribute_allowed(&name, ""),
-            "XA stages every {prefix:?}* attribute: Rust must refuse them all"
+            "XP stages every {prefix:?}* attribute: Rust must refuse them all"
         );
     }
 }
@@ -193,29 +150,22 @@ fn every_attribute_rust_judges_is_staged_by_the_loader() {
         if rules::is_url_attribute(&name) || rules::is_handler(&name) || judged(&name) {
             assert!(
                 staged.stages(&name),
-                "Rust judges {name:?}, but XA does not stage it"
+                "Rust judges {name:?}, but the loader does not stage it"
             );
         }
     }
 }
 
 #[test]
-fn every_element_the_loader_stages_is_one_rust_judges_or_a_template() {
-    let mut staged = Vec::new();
-    for (test, name) in clauses(&string("XE"), "descendant-or-self::*") {
-        assert_eq!(test, "local-name()=", "XE: {test}{name}");
-        staged.push(name);
-    }
-    // Templates are staged so that their contents are walked too.
+fn every_element_the_loader_stages_is_one_rust_judges() {
+    // Template contents are walked whatever the templates hold.
+    let staged = strings("XE");
     let judged = |name: &str| {
         rules::is_forbidden_element(name, false)
             || rules::is_forbidden_animation(name, Some("href"))
     };
     for name in &staged {
-        assert!(
-            name == "template" || judged(name),
-            "XE stages <{name}>, which Rust never drops"
-        );
+        assert!(judged(name), "XE stages <{name}>, which Rust never drops");
     }
     // Elements that run, load or animate, and some that do not.
     #[rustfmt::skip]
