@@ -63,6 +63,8 @@ let KN = 0;
 let D = 0; // how deep begin calls are nested
 /** @type {any[]} */
 let S = []; // the staged elements or attributes (which, Rust knows)
+/** @type {Attr[]} */
+let Z = []; // the suspect attributes `x` found with the elements, for the next `x`
 /**
  * What `s` saves: the focused element, its selection range, the document selection.
  * @typedef {[HTMLElement | SVGElement | null, [number, number, 'forward' | 'backward' | 'none'] | null, [Node, number, Node, number] | null]} Saved
@@ -116,18 +118,30 @@ const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
 const XE = ['script', 'base', 'meta', 'style', 'link', 'animate', 'set'];
 const XP = ['on', 'form'];
 const XN = ['srcdoc', 'href', 'src', 'action', 'xlink:href', 'data', 'id', 'name'];
+// Both as one test (the lists hold no character special to a pattern).
+const XR = new RegExp(`^(${XP.join('|')})|^(${XN.join('|')})$`);
 // `K`'s kinds: `keys::KEY_ATTRIBUTES`, and `Q`'s selectors, by dom::KEYED and
 // dom::SECTIONS (js_lists.rs holds them to KEY_ATTRIBUTES).
 const KA = ['id', 'data-section-id', 'data-component-id'];
 const SEL = ['[id],[data-section-id],[data-component-id]', '[data-section-id]'];
 // `z`'s answer is an element's position here plus one (0: none of these).
 const SPECIAL = ['INPUT', 'OPTION', 'DETAILS', 'TEXTAREA', 'DIALOG'];
-/** Pushes the suspect elements (or with `a`, attributes) of `r` and its descendants, in document order, and of its templates' contents. @param {Element} r @param {number} a @param {(Element | Attr)[]} out */
-const walk = (r, a, out) => {
-  for (const e of [r, ...r.querySelectorAll('*')]) {
-    if (!a) XE.includes(e.localName) && out.push(e);
-    else if (e.hasAttributes()) for (const t of e.attributes) (XN.includes(t.name) || XP.some((p) => t.name.startsWith(p))) && out.push(t);
-    if (e.localName == 'template' && /** @type {HTMLTemplateElement} */ (e).content) for (const c of /** @type {HTMLTemplateElement} */ (e).content.children) walk(c, a, out);
+/** Whether an attribute named `n` is a suspect. @param {string} n */
+const suspect = (n) => XR.test(n);
+/**
+ * Pushes the suspect elements of `r` and its descendants, in document order,
+ * and of its templates' contents, onto `els`, and their suspect attributes
+ * onto `attrs`: one pass for both, reading names first (an `Attr` is made
+ * only for an element that has a suspect one).
+ * @param {Element} r @param {Element[]} els @param {Attr[]} attrs
+ */
+const walk = (r, els, attrs) => {
+  const all = r.getElementsByTagName('*');
+  for (let i = -1; i < all.length; i++) {
+    const e = i < 0 ? r : all[i], l = e.localName;
+    if (XE.includes(l)) els.push(e);
+    if (e.getAttributeNames().some(suspect)) for (const t of e.attributes) suspect(t.name) && attrs.push(t);
+    if (l == 'template' && /** @type {HTMLTemplateElement} */ (e).content) for (const c of /** @type {HTMLTemplateElement} */ (e).content.children) walk(c, els, attrs);
   }
 };
 /** A node's length as a range offset counts it. @param {Node} n */
@@ -170,7 +184,11 @@ const imports = {
       return 0;
     }
   },
-  x: (r, a) => ((S = []), walk(N[r], a, S), S.length),
+  x: (r, a) => {
+    if (a) S = Z;
+    else walk(N[r], (S = []), (Z = []));
+    return S.length;
+  },
   N: (i) => stage(named(S[i])),
   v: (i) => stage(S[i].nodeType == ELEMENT_NODE ? S[i].getAttribute('attributeName') : S[i].value),
   // Whether a staged id or name would shadow a property of the document

@@ -88,8 +88,10 @@ unsafe extern "C" {
     /// 0 if the parser threw.
     #[link_name = "P"]
     pub safe fn parse(target: H, html: i32, whole: i32) -> H;
-    /// Stages the suspect elements (`attrs` 0) or attributes (1) of `root`
-    /// and of every template content below it; returns how many.
+    /// Stages the suspect elements (`attrs` 0) of `root` and of every
+    /// template content below it, or (1) the suspect attributes of the
+    /// elements the last call with 0 walked (one walk finds both); returns
+    /// how many.
     #[link_name = "x"]
     pub safe fn stage(root: H, attrs: i32) -> i32;
     /// Stages a staged element's local name, or a staged attribute's name.
