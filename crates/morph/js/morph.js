@@ -148,6 +148,14 @@ const walk = (r, els, attrs) => {
     if (l == 'template' && /** @type {HTMLTemplateElement} */ (e).content) for (const c of /** @type {HTMLTemplateElement} */ (e).content.children) walk(c, els, attrs);
   }
 };
+/** The number of key `v` of kind `k` (NONE: no key). @param {string | null} v @param {number} k */
+const number = (v, k) => {
+  if (!v) return NONE;
+  const m = K[k];
+  let i = m.get(v);
+  if (i === undefined) m.set(v, (i = KN++));
+  return i;
+};
 /** A node's length as a range offset counts it. @param {Node} n */
 const len = (n) => {
   const t = n.nodeType;
@@ -212,16 +220,7 @@ const imports = {
     h(w == FIRST ? N[n].firstChild : w == NEXT ? N[n].nextSibling : w == PARENT ? N[n].parentNode : N[n].nodeType == ELEMENT_NODE ? N[n] : N[n].parentElement),
   t: (a, b, w) =>
     w == EQUAL ? N[a].isEqualNode(N[b]) : N[a].textContent !== N[b].textContent,
-  K: (n, k) => {
-    if (k == TAG && NT[n] !== undefined) return NT[n];
-    const v = k == TAG ? N[n].nodeName : N[n].getAttribute(KA[k]);
-    if (!v) return NONE;
-    const m = K[k];
-    let i = m.get(v);
-    if (i === undefined) m.set(v, (i = KN++));
-    if (k == TAG) NT[n] = i;
-    return i;
-  },
+  K: (n, k) => (k == TAG ? (NT[n] ??= number(N[n].nodeName, k)) : number(N[n].getAttribute(KA[k]), k)),
   y: (n) => stage(N[n].getAttribute('data-section-id')),
   H: (n) => put(N[n].outerHTML),
   z: (n) => SPECIAL.indexOf(N[n].tagName) + 1,

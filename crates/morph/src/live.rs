@@ -240,7 +240,7 @@ fn morph_range(
     m.index_trees(target, new_root);
     // The focused element and its ancestors: looking past one would move it.
     m.climb(active, root, FOCUS, 0, 1);
-    m.morph_children(root, new_root, start, end);
+    m.morph_children(root, dom::nav(new_root, dom::FIRST), start, end);
     if m.pantry != 0 {
         dom::remove(m.pantry);
     }
@@ -362,8 +362,9 @@ impl Morph<'_> {
         self.facts.get(usize::try_from(node).ok()?)?.as_ref()
     }
 
-    /// Makes the children of `old_parent` from `start` up to `end` match the
-    /// children of `new_parent` (idiomorph's `morphChildren`).
+    /// Makes the children of `old_parent` from `start` up to `end` match
+    /// `new_first` and its next siblings, the new parent's children (idiomorph's
+    /// `morphChildren`; the caller has asked for the first already).
     ///
     /// A search for a new node with no facts (no key, holding none) that
     /// finds no soft match is remembered for its node name until `epoch`
@@ -377,9 +378,9 @@ impl Morph<'_> {
     /// claim keys or move the focus) or a match having facts (keyed, or
     /// holding keys or the focus, which the cursor may so pass) moves
     /// `epoch`.
-    fn morph_children(&mut self, old_parent: H, new_parent: H, start: H, end: H) {
+    fn morph_children(&mut self, old_parent: H, new_first: H, start: H, end: H) {
         let mut cursor = start;
-        let mut next_new = dom::nav(new_parent, dom::FIRST);
+        let mut next_new = new_first;
         let mut epoch = self.next_epoch();
         while next_new != 0 {
             let new_child = next_new;
@@ -604,6 +605,7 @@ impl Morph<'_> {
             return;
         }
         let special = dom::special(old);
+        let new_first = dom::nav(new, dom::FIRST);
         // Nothing to do for a subtree the server left as it was (one native
         // comparison instead of a call per node; it stops at the first
         // difference). What the person changed lives in properties, which
@@ -612,7 +614,7 @@ impl Morph<'_> {
         // its child's (asked there), and asking it at every level of a deep
         // chain would walk the chain below each level again (quadratic).
         if self.is_skipped(new)
-            || (!(special == 0 && single_child(new)) && test(old, new, dom::EQUAL))
+            || (!(special == 0 && is_only(new_first)) && test(old, new, dom::EQUAL))
         {
             return;
         }
@@ -636,14 +638,14 @@ impl Morph<'_> {
                 // Its text is its default value: typed text stays unless the
                 // server's default changed.
                 if test(old, new, dom::TEXT_DIFFERS) {
-                    self.morph_children(old, new, dom::nav(old, dom::FIRST), 0);
+                    self.morph_children(old, new_first, dom::nav(old, dom::FIRST), 0);
                     dom::set_state(old, new, dom::SET_TEXTAREA);
                 }
                 return;
             }
             _ => {}
         }
-        self.morph_children(old, new, dom::nav(old, dom::FIRST), 0);
+        self.morph_children(old, new_first, dom::nav(old, dom::FIRST), 0);
     }
 
     fn is_skipped(&self, new: H) -> bool {
@@ -694,9 +696,8 @@ impl Morph<'_> {
     }
 }
 
-/// Whether `node` has exactly one child node.
-fn single_child(node: H) -> bool {
-    let first = dom::nav(node, dom::FIRST);
+/// Whether `first`, a first child, is its parent's only child.
+fn is_only(first: H) -> bool {
     first != 0 && dom::nav(first, dom::NEXT) == 0
 }
 
