@@ -61,10 +61,21 @@ struct Staged {
 
 impl Staged {
     fn read() -> Staged {
-        Staged {
+        let staged = Staged {
             prefixes: strings("XP"),
             names: strings("XN"),
+        };
+        // The loader joins them into one pattern (`XR`), literally.
+        for item in staged.prefixes.iter().chain(&staged.names) {
+            assert!(
+                !item.is_empty()
+                    && item
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b == b':' || b == b'-'),
+                "{item:?} would not match itself in the loader's pattern"
+            );
         }
+        staged
     }
 
     /// Whether the loader stages an attribute named `name` (the HTML
