@@ -18,9 +18,16 @@ import { root } from '../../demo/serve.mjs';
 
 const parts = artifacts();
 const LOADERS = {
+  // The runtime's two modules, each behind the one loader: the one with
+  // the function set for a page whose surfaces hold a call, and the one
+  // without.
   runtime: {
     source: join(root, 'crates/interaction-runtime/js/surface.js'),
     wasm: parts.runtime.files.find((f) => f.endsWith('.wasm')),
+  },
+  'runtime-nocalls': {
+    source: join(root, 'crates/interaction-runtime/js/surface.js'),
+    wasm: parts['runtime-nocalls'].files.find((f) => f.endsWith('.wasm')),
   },
   morph: { source: join(root, 'crates/morph/js/morph.js'), wasm: join(parts.morph.dir, 'morph_bg.wasm') },
 };
@@ -95,20 +102,28 @@ async function instantiated(wasm, load) {
 /** A wasm file's bytes, in an ArrayBuffer of their own. */
 const bytesOf = (file) => new Uint8Array(readFileSync(file)).buffer;
 
-const loaded = {
-  // The runtime starts itself once the document is ready: a document without
-  // surfaces, and its wasm as fetched (the loader reads the response's ok and arrayBuffer()).
-  runtime: () => {
-    const wasm = bytesOf(LOADERS.runtime.wasm);
-    return instantiated(wasm, async () => {
-      Object.assign(globalThis, {
-        WASM: basename(LOADERS.runtime.wasm),
-        document: { readyState: 'complete', querySelectorAll: () => [], addEventListener() {} },
-        fetch: async () => ({ ok: true, status: 200, arrayBuffer: async () => wasm }),
-      });
-      await import(pathToFileURL(LOADERS.runtime.source));
+// The runtime starts itself once the document is ready: a document without
+// surfaces (one whose query for a call finds one, or none), and the wasm it
+// names as fetched (the loader reads the response's ok and arrayBuffer()).
+const runtime = (part, call) => () => {
+  const wasm = bytesOf(LOADERS[part].wasm);
+  return instantiated(wasm, async () => {
+    Object.assign(globalThis, {
+      WASM: basename(LOADERS.runtime.wasm),
+      NOCALLS: basename(LOADERS['runtime-nocalls'].wasm),
+      document: { readyState: 'complete', querySelector: () => call, querySelectorAll: () => [], addEventListener() {} },
+      fetch: async (url) => {
+        assert.equal(basename(url.pathname), basename(LOADERS[part].wasm), 'the module the page needs');
+        return { ok: true, status: 200, arrayBuffer: async () => wasm };
+      },
     });
-  },
+    // (A fresh instance of the loader for each.)
+    await import(`${pathToFileURL(LOADERS[part].source)}?${part}`);
+  });
+};
+const loaded = {
+  runtime: runtime('runtime', {}),
+  'runtime-nocalls': runtime('runtime-nocalls', null),
   morph: () => {
     const wasm = bytesOf(LOADERS.morph.wasm);
     return instantiated(wasm, async () => {

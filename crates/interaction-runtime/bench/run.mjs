@@ -11,7 +11,9 @@
 //   it updated (awaiting one microtask, as petite-vue batches DOM updates),
 //   the mean of ten in a row.
 // - download: what the page fetches for it, gzip -9 (ours: the loader and
-//   its wasm; petite-vue: the ES module the page imports).
+//   its wasm, for a page whose surfaces hold a call, as this one does, and
+//   for one whose surfaces hold none; petite-vue: the ES module the page
+//   imports, the same for both).
 //
 // petite-vue needs 'unsafe-eval' (it compiles expressions with new
 // Function); ours runs under script-src 'self' 'wasm-unsafe-eval'. The pages
@@ -29,7 +31,11 @@ import { table, version } from '../../../scripts/report.mjs';
 
 const site = artifacts().runtime.dir;
 const gzipped = (files) => files.reduce((n, f) => n + gzipSync(readFileSync(resolve(root, f)), { level: 9 }).length, 0);
-const download = { ours: gzipped(artifacts().runtime.files), vue: gzipped(['node_modules/petite-vue/dist/petite-vue.es.js']) };
+const download = {
+  ours: gzipped(artifacts().runtime.files),
+  nocalls: gzipped(artifacts()['runtime-nocalls'].files),
+  vue: gzipped(['node_modules/petite-vue/dist/petite-vue.es.js']),
+};
 const manifest = JSON.parse(readFileSync(join(site, 'manifest.json'), 'utf8'));
 const iterations = Number(process.argv[2] ?? 15);
 const SURFACES = 30;
@@ -167,6 +173,7 @@ ${table(['measure', 'ours (ms)', 'petite-vue (ms)', 'ours / petite-vue'], [
 
 ${table(['download (gzip -9)', 'ours (B)', 'petite-vue (B)', 'ours / petite-vue'], [
   ['what the page fetches for it (ours: loader and wasm; petite-vue: its ES module)', String(download.ours), String(download.vue), (download.ours / download.vue).toFixed(2)],
+  ['the same for a page whose surfaces hold no call (ours: loader and surface.nocalls.wasm)', String(download.nocalls), String(download.vue), (download.nocalls / download.vue).toFixed(2)],
 ])}
 
 Of our hydration, ${ms(ours.loaded)} ms is fetching and compiling the wasm.`);

@@ -43,9 +43,9 @@ const FIELD_TEXT = 0, FIELD_NUMBER = 1, CHECKBOX = 2, RADIO = 3, SELECT = 4;
  * @type {{
  *   memory: WebAssembly.Memory, __data_end: WebAssembly.Global,
  *   c(state: number, e: number): number, x(v: number): number, v(state: number, condition: number): number,
- *   k(state: number, check: number): number, g(root: number, path: number): number,
+ *   k(state: number, check: number): number,
  *   w(state: number, path: number, value: number): number, q(a: number, b: number): number,
- *   s(href: number): number, p(path: number): number,
+ *   s(href: number): number,
  * }}
  */
 let E;
@@ -199,10 +199,34 @@ const R = new Map();
 // empty) is a JSON Pointer, read as the binding {path}; anything else JSON
 // (undefined when absent or invalid).
 /** @param {Element} el @param {string} name */
-const attribute = (el, name) => {
-  const s = el.getAttribute("data-ch-" + name);
-  return s == null ? undefined : s[0] == "/" || !s ? { path: s } : parse(s);
+const attribute = (el, name, s = el.getAttribute("data-ch-" + name)) => (s == null ? undefined : s[0] == "/" || !s ? { path: s } : parse(s));
+// A bound expression by its text: parsed once, with its handle and every
+// pointer it reads, however many elements carry it (a page shows one value
+// in many places).
+/** @type {Map<string | null, { x: any, h: number, r: string[] }>} */
+const X = new Map();
+/** @param {Element} el @param {string} name */
+const expression = (el, name) => {
+  const s = el.getAttribute("data-ch-" + name), x = X.has(s) ? undefined : attribute(el, name, s);
+  if (x !== undefined) {
+    // Every pointer the expression reads, at any depth (over-approximates
+    // harmlessly); a walk without recursion, so any depth is fine.
+    /** @type {string[]} */
+    const r = [];
+    const pending = [x];
+    for (const v of pending)
+      if (v && typeof v == "object")
+        for (const [key, i] of Object.entries(v)) key == "path" && typeof i == "string" ? r.push(i) : pending.push(i);
+    X.set(s, { x, h: put(x), r });
+  }
+  return X.get(s);
 };
+// What one round of showing (a surface's hydration, or a write) computed:
+// bindings of one kind with the same expression show the same, computed once.
+/** @type {Map<number, unknown>} */
+const O = new Map();
+/** @param {Binding} b @param {() => unknown} f */
+const once = (b, f, key = b.h * 5 + b.k) => (O.has(key) || O.set(key, f()), O.get(key));
 // Every setter compares first: hydration leaves what the server rendered
 // untouched where it agrees.
 /** @param {any} el @param {string} name @param {unknown} v */
@@ -211,6 +235,10 @@ const set = (el, name, v) => el[name] !== v && (el[name] = v);
 const attr = (el, name, v) => el.getAttribute(name) !== v && (v == null ? el.removeAttribute(name) : el.setAttribute(name, v));
 /** @param {number} h */
 const text = (h) => Z[E.x(h)];
+// What the pointer `path` addresses in `root`, as the binding {path} reads
+// it: null when missing, NONE when the pointer is invalid or unsafe.
+/** @param {number} root @param {unknown} path */
+const at = (root, path) => E.c(root, put({ path }));
 // The safe-href rule (SPEC.md section 5), on a string.
 /** @param {string} href */
 const safe = (href) => E.s(put(href));
@@ -234,8 +262,8 @@ const apply = (s, b, source, changed) => {
   L = s.l;
   if (k == TEXT) {
     // A binding that does not follow section 3 leaves the text as rendered.
-    const h = E.c(st, b.h);
-    h == NONE || set(el, "textContent", text(h));
+    const t = once(b, (h = E.c(st, b.h)) => (h == NONE ? h : text(h)));
+    t === NONE || set(el, "textContent", t);
   } else if (k == ATTR) {
     // data-ch-attr: value, checked, disabled, open (a <details> or <dialog>
     // bound to state), aria-* and data-* (exactly, in lower case), href when
@@ -255,10 +283,10 @@ const apply = (s, b, source, changed) => {
                 ? safe(t) && attr(el, name, t)
                 : /^(aria|data)-[a-z0-9-]+$/.test(name) && attr(el, name, v === null ? null : t);
       }
-  } else if (k == VISIBLE) attr(el, "hidden", E.v(st, b.h) ? null : "");
+  } else if (k == VISIBLE) attr(el, "hidden", once(b, () => E.v(st, b.h)) ? null : "");
   else if (k == MODEL) {
     if (el != source) {
-      const h = E.g(st, put(b.p)), t = b.t;
+      const h = at(st, b.p), t = b.t;
       t == FIELD_TEXT || t == FIELD_NUMBER
         ? set(el, "value", text(h))
         : t == CHECKBOX
@@ -283,7 +311,8 @@ const apply = (s, b, source, changed) => {
 /** @param {Surface} s @param {string} path @param {number} h @param {EventTarget} [source] */
 const write = (s, path, h, source) =>
   E.w(s.t, put(path), h) &&
-  (s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1)),
+  (O.clear(),
+  s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1)),
   tell(s, "change", { path, value: Z[h] }));
 
 // A bubbling ch:<name> event from surface `s`'s element (ch:change after a
@@ -306,7 +335,7 @@ const run = (s, a) => {
     const h = x === undefined ? NONE : E.c(s.t, put(x));
     return h == NONE ? "" : text(h);
   };
-  const current = () => Z[E.g(s.t, put(path))];
+  const current = () => Z[at(s.t, path)];
   let v; // what set, toggle, increment and reset write at the path
   switch (a.action) {
     case "set":
@@ -327,7 +356,7 @@ const run = (s, a) => {
       break;
     case "reset":
       // A path the initial state lacks reads as null; no path resets it all.
-      v = E.g(put(parse(s.c.textContent, null)), put(path ?? ""));
+      v = at(put(parse(s.c.textContent, null)), path ?? "");
       break;
     case "navigate":
       typeof a.href == "string" && safe(a.href) && (location.href = a.href);
@@ -364,29 +393,17 @@ const bind = (s, el) => {
   /** @type {{ s: Surface, m?: Model }} */
   const entry = { s };
   R.set(el, entry);
-  /** @param {number} k @param {unknown} x @param {Partial<Model>} [b] */
-  const add = (k, x, b = {}) => {
-    if (x === undefined) return;
-    // Every pointer the expression reads, at any depth (over-approximates
-    // harmlessly); a walk without recursion, so any depth is fine.
-    /** @type {string[]} */
-    const r = [];
-    const pending = [x];
-    for (const v of pending)
-      if (v && typeof v == "object")
-        for (const [key, i] of Object.entries(v)) key == "path" && typeof i == "string" ? r.push(i) : pending.push(i);
-    s.b.push(Object.assign(b, { e: el, k, x, h: put(x), r }));
-  };
-  add(TEXT, attribute(el, "text"));
-  add(ATTR, attribute(el, "attr"));
-  add(VISIBLE, attribute(el, "visible"));
-  const model = attribute(el, "model"), p = model?.path;
-  if (typeof p == "string" && E.p(put(p))) {
+  /** @param {number} k @param {{ x: any, h: number, r: string[] } | undefined} x @param {Partial<Model>} [b] */
+  const add = (k, x, b = {}) => x && s.b.push(Object.assign(b, x, { e: el, k }));
+  // (TEXT, ATTR and VISIBLE, at their positions.)
+  ["text", "attr", "visible"].forEach((name, k) => add(k, expression(el, name)));
+  const model = expression(el, "model"), p = model?.x?.path;
+  if (typeof p == "string" && at(s.t, p) != NONE) {
     // The field's type decides what it writes (SPEC.md section 10).
     const t = Object.hasOwn(FIELDS, el.type) ? FIELDS[el.type] : FIELD_TEXT;
     add(MODEL, model, (entry.m = { t, p, o: t == RADIO ? [el] : t == SELECT ? [...el.options] : [] }));
   }
-  add(CHECKS, attribute(el, "checks"));
+  add(CHECKS, expression(el, "checks"));
 };
 
 // The value a model field writes (undefined: nothing, an unchecked radio;
@@ -423,12 +440,33 @@ const hydrate = (scope) => {
     ))
       // Only its own: not an inner surface's, even one left as rendered.
       el.closest("[data-ch-surface]") == root && bind(s, el);
+    O.clear();
     s.b.forEach((b) => apply(s, b));
   }
 };
 
-const start = async () => {
-  const url = new URL(WASM, import.meta.url);
+// Whether `scope` (the document or an element) holds a call where the
+// runtime evaluates one: a check, or "call" in a binding, a data-ch-attr or
+// an action (conditions and models hold none). JSON writes the key "call"
+// as it is or with a \u escape (a backslash), so these substrings never
+// miss one; a pointer or text that merely holds them costs only the larger
+// module.
+const CALL = ["text", "attr", "action"].map((n) => `[data-ch-${n}*=call],[data-ch-${n}*="\\\\"]`) + ",[data-ch-checks]";
+/** @param {any} scope */
+const calls = (scope) => scope.matches?.(CALL) || !!scope.querySelector(CALL);
+/**
+ * Whether the module with the function set was loaded for the page's own
+ * surfaces (true), else it loading for a surface added later.
+ * @type {boolean | Promise<unknown>}
+ */
+let P;
+
+// Loads the module with the function set (WASM), or the smaller one without
+// it (NOCALLS, for a page whose surfaces hold no call): what failed, after
+// one warning saying so, or nothing.
+/** @param {boolean} fns */
+const load = async (fns) => {
+  const url = new URL(fns ? WASM : NOCALLS, import.meta.url);
   let bytes, why;
   try {
     const r = await fetch(url);
@@ -443,11 +481,28 @@ const start = async () => {
     why = err + "; a CSP must allow script-src 'wasm-unsafe-eval'";
   }
   // Without it the page keeps working as the server rendered it.
-  if (why) return console.warn("surfaces: not started: " + why);
+  if (why) return console.warn("surfaces: not started: " + why), why;
+  // (The module's strings are its own: the decoded ones go with the old.)
+  T.length = 0;
+};
+
+const start = async () => {
+  if (await load((P = calls(d)))) return;
   hydrate(d);
   // Surfaces added later: a ch:hydrate on them (or on the document), seen
-  // in the capture phase whether it bubbles or not.
-  d.addEventListener("ch:hydrate", (ev) => hydrate(ev.target), true);
+  // in the capture phase whether it bubbles or not. One that holds a call,
+  // on a page whose surfaces held none, is hydrated once the module with
+  // the function set has replaced the other (every value stays here, so the
+  // swap loses nothing; should it fail to load, such calls leave their text
+  // as rendered).
+  d.addEventListener(
+    "ch:hydrate",
+    (ev) => {
+      const t = ev.target;
+      P === true || !calls(t) ? hydrate(t) : /** @type {Promise<unknown>} */ (P ||= load(true)).then(() => hydrate(t));
+    },
+    true,
+  );
   // One delegated listener per event type: from the target up to the first
   // bound element that handles it (a model field for input, an element with
   // a data-ch-action, read when clicked, for click).

@@ -50,6 +50,20 @@
 //! - **CSP**: compiling WebAssembly needs `'wasm-unsafe-eval'` in
 //!   `script-src`. Without it the loader catches the refusal, logs one
 //!   warning naming it, and the page stays as rendered.
+//! - **Two modules**: the crate builds with its default `functions`
+//!   feature (`surface.wasm`) and without it (`surface.nocalls.wasm`, whose
+//!   [`surfaces_core::function::Host`] answers `calls() == false`, so the
+//!   function set is left out: 4.6 KB gzip against 7.5). The loader reads
+//!   the markup before fetching: a `data-ch-checks`, or `call` or a
+//!   backslash (a `\u` escape could spell the key) in a `data-ch-text`,
+//!   `data-ch-attr` or `data-ch-action`, takes `surface.wasm`. A surface
+//!   added later that holds a call, on a page that loaded the other, is
+//!   hydrated once `surface.wasm` has replaced it: the values all live in
+//!   the loader, so nothing is lost in the swap.
+//! - **One expression, computed once**: bound expressions are parsed once
+//!   per distinct text (with their handle and the pointers they read), and
+//!   in one round of showing (a surface's hydration, or a write) bindings
+//!   of one kind with the same expression share one result.
 //!
 //! ```
 //! use interaction_runtime::state::place;
@@ -83,8 +97,13 @@
 //! wasm-opt --flatten --rereloop -Oz -Oz --converge --low-memory-unused --strip-debug \
 //!   --strip-producers --strip-target-features traps.wasm -o opt.wasm
 //! node scripts/panics.mjs tail opt.wasm $OUT/surface.wasm
-//! esbuild --minify --tree-shaking=true --format=esm --define:WASM='"surface.wasm"' \
-//!   crates/interaction-runtime/js/surface.js --outfile=$OUT/surface.js
+//! # the same three steps again after
+//! cargo build --release --target wasm32-unknown-unknown -p interaction-runtime --no-default-features
+//! # into $OUT/surface.nocalls.wasm; then the loader:
+//! esbuild --tree-shaking=true --format=esm --define:WASM='"surface.wasm"' \
+//!   --define:NOCALLS='"surface.nocalls.wasm"' crates/interaction-runtime/js/surface.js --outfile=surface.js
+//! terser surface.js --module --mangle \
+//!   --compress passes=3,unsafe=true,pure_getters=true,sequences=false -o $OUT/surface.js
 //! ```
 //!
 //! `scripts/panics.mjs` makes core's and alloc's panic entry points trap
@@ -108,12 +127,14 @@
 //! # Size
 //!
 //! Release profile (`opt-level = "z"`, LTO, one codegen unit,
-//! `panic = "abort"`), `#![no_std]` on wasm32, a free list per power-of-two
-//! size class as the allocator (in `src/wasm.rs`: freed blocks are reused,
-//! so memory stays flat however many events run; a browser test runs 3,000
-//! rounds of five events and fails if the memory grew), a panic handler that
-//! traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
-//! `--low-memory-unused`. What that comes to, loader and wasm apart, is in
+//! `panic = "abort"`), `#![no_std]` on wasm32, a bump allocator emptied when
+//! an export starts (in `src/wasm.rs`: Rust keeps nothing between calls, so
+//! memory stays at what the largest call needed however many events run; a
+//! browser test runs 3,000 rounds of five events and fails if the memory
+//! grew; it took 85 B gzip off a free list per size class), a panic handler
+//! that traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
+//! `--low-memory-unused`, and the loader minified by terser (57 B under
+//! esbuild's minifier). What that comes to, loader and wasm apart, is in
 //! `docs/size.md`, which the size-budget check writes from the hashed files.
 //!
 //! It was 12,919 B gzip, 631 B over the budget, while the page's own work
@@ -122,9 +143,13 @@
 //! both ways, handles registered, results matched) cost more in wasm than
 //! the DOM call it made costs in JavaScript. Moving that work to the loader
 //! took 2,830 B off the wasm for 1,147 B more loader; the link and wasm-opt
-//! flags above another 108 B. The goal of 8,192 B is not reached: what is
-//! left in the wasm is the shared rules themselves, and the function set
-//! alone is about 3.5 KB of it. Where the wasm's
+//! flags above another 108 B. Issue 16's goal of 9,216 B for a page with
+//! every feature is not reached (10,921 B: the loader 3.4 KB, the module
+//! 7.5 KB); a page whose surfaces hold no call downloads 8,020 B, with the
+//! module without the function set. What is left in the wasm is the shared
+//! rules themselves, and the function set alone is about 3 KB of it: a
+//! further cut would move a shared rule into JavaScript, a second
+//! implementation, which the project does not do. Where the wasm's
 //! bytes go now (`twiggy top`, wasm-opt'd with names kept; functions called
 //! once are inlined into their caller, so `call_level` holds the whole
 //! function set with its Intl call, and the one-letter exports their rule):
@@ -184,7 +209,12 @@
 //! `TextDecoder.decode` or `encodeInto` call costs more than such a string
 //! takes (in a CPU profile of the benchmark page they were two fifths of
 //! an update: 0.70 ms became 0.46, against petite-vue's 0.50 in the same
-//! harness). Intl formatters are built once per kind,
+//! harness). Removing either costs an update about twice its time on the
+//! benchmark page, whose first updates run cold. Bound expressions are
+//! parsed once per distinct text, and a round of showing computes each
+//! (kind, expression) once: hydration 210 to 129 ms, an update 0.44 to
+//! 0.24 ms, where the page shows one value in sixty places. Intl
+//! formatters are built once per kind,
 //! locale and options; other strings cross through one reused scratch
 //! buffer. Run it with `node crates/interaction-runtime/bench/run.mjs [page
 //! loads]` after `scripts/build`; it loads the runtime from where the build

@@ -13,7 +13,7 @@ use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
 use surfaces_core::function::{self, DateInput, DateStyle, Host, NumberOptions, Value};
 use surfaces_core::href::is_safe_href;
-use surfaces_core::{condition, json_equal, pointer, JsonView, Kind};
+use surfaces_core::{condition, json_equal, JsonView, Kind};
 
 #[link(wasm_import_module = "e")]
 extern "C" {
@@ -186,6 +186,12 @@ impl Host for Browser {
     fn plural_is_one(&self, value: f64, locale: Option<&str>) -> bool {
         intl(4, value, 0, 0, None, locale) != 0
     }
+    /// The module without the `functions` feature (`surface.nocalls.wasm`,
+    /// for pages whose surfaces hold no call) has no function set.
+    #[inline(always)]
+    fn calls(&self) -> bool {
+        cfg!(feature = "functions")
+    }
 }
 
 /// A new value.
@@ -203,9 +209,11 @@ fn new(value: New<'_>) -> J {
 // (handles into its value array; none is -1).
 
 /// A literal, binding or call (SPEC.md section 3) computed against
-/// `state`: a new value, or -1 when it does not follow section 3.
+/// `state`: a new value, or -1 when it does not follow section 3. (The
+/// loader reads a pointer through it too, as the binding `{"path": ...}`.)
 #[no_mangle]
 pub extern "C" fn c(state: J, e: J) -> i32 {
+    fresh();
     function::evaluate(&e, &state, &Browser).map_or(-1, |v| state::value(v, new).0)
 }
 
@@ -213,12 +221,14 @@ pub extern "C" fn c(state: J, e: J) -> i32 {
 /// `String()`, booleans; else empty): a new string.
 #[no_mangle]
 pub extern "C" fn x(v: J) -> i32 {
+    fresh();
     new(New::Str(&Value::Data(v).to_text(&Browser))).0
 }
 
 /// Whether a condition (SPEC.md section 4) holds against `state`.
 #[no_mangle]
 pub extern "C" fn v(state: J, condition: J) -> bool {
+    fresh();
     condition::evaluate(&condition, &state) == Some(true)
 }
 
@@ -226,16 +236,8 @@ pub extern "C" fn v(state: J, condition: J) -> bool {
 /// section 3 does not fail).
 #[no_mangle]
 pub extern "C" fn k(state: J, check: J) -> bool {
+    fresh();
     function::run_check(&check, &state, &Browser) == Some(false)
-}
-
-/// What the pointer `path` (a string) addresses in `root`: null when it
-/// is missing, invalid or unsafe.
-#[no_mangle]
-pub extern "C" fn g(root: J, path: J) -> J {
-    path.as_str()
-        .and_then(|p| pointer::resolve(&root, &p))
-        .unwrap_or_else(|| new(New::Null))
 }
 
 /// Writes a deep copy of `value` at the pointer `path` in `state`
@@ -243,6 +245,7 @@ pub extern "C" fn g(root: J, path: J) -> J {
 /// value too deep to copy).
 #[no_mangle]
 pub extern "C" fn w(state: J, path: J, value: J) -> bool {
+    fresh();
     path.as_str().is_some_and(|p| {
         state::place(&state, &p, |at, key, index| {
             let (at, p, l, index) = match (at, index) {
@@ -258,19 +261,15 @@ pub extern "C" fn w(state: J, path: J, value: J) -> bool {
 /// JSON equality (`1 == 1.0`).
 #[no_mangle]
 pub extern "C" fn q(a: J, b: J) -> bool {
+    fresh();
     json_equal(&a, &b)
 }
 
 /// Whether a string is a safe href (SPEC.md section 5).
 #[no_mangle]
 pub extern "C" fn s(href: J) -> bool {
+    fresh();
     href.as_str().is_some_and(|h| is_safe_href(&h))
-}
-
-/// Whether a string is a JSON Pointer without prototype segments.
-#[no_mangle]
-pub extern "C" fn p(path: J) -> bool {
-    path.as_str().is_some_and(|p| pointer::check(&p).is_ok())
 }
 
 #[panic_handler]
@@ -278,88 +277,64 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
 }
 
-/// The allocator: a free list per power-of-two size class. A freed block
-/// goes to the front of its class's list and the next allocation of that
-/// class takes it back, so memory stays flat however many events run
-/// (events allocate and free the same few sizes); new blocks are carved
-/// from pages the memory grows by. Blocks are never split or merged: that
-/// is what keeps it a few dozen instructions (lol_alloc's first-fit list
-/// cost the wasm 54 B gzip more).
-struct Classes {
-    /// Per class `k` (blocks of `2^k` bytes), the first free block; each
-    /// free block holds the address of the next.
-    free: UnsafeCell<[usize; 32]>,
-    /// The carved part of the grown memory ends at `next`; `end` is where
-    /// the grown memory ends.
+/// The allocator: a bump allocator from the heap's base (past the data and
+/// the stack), emptied when an export starts. Rust keeps nothing between
+/// calls (values live in the loader, and no import calls back into the
+/// module), so when an export starts, every block an earlier call allocated
+/// is free: memory stays at what the largest call needed, however many
+/// events run (a browser test runs 3,000 rounds of five events and fails if
+/// the memory grew). Freeing a block does nothing; the memory grows when a
+/// block does not fit. It replaced a free list per size class (about 70 B
+/// gzip more, and slower).
+struct Bump {
+    /// Where the next block may start.
     next: UnsafeCell<usize>,
-    end: UnsafeCell<usize>,
 }
 
 // SAFETY: wasm32 without threads: one thread touches the allocator.
-unsafe impl Sync for Classes {}
+unsafe impl Sync for Bump {}
 
-impl Classes {
-    /// The class of a layout: its size and alignment rounded up to a power
-    /// of two, at least a pointer's size. An alignment past a page (which
-    /// blocks do not get) has no class: such an allocation fails.
-    fn class(layout: Layout) -> usize {
-        if layout.align() > PAGE {
-            return usize::MAX;
+extern "C" {
+    /// Where the heap starts (the linker's).
+    static __heap_base: u8;
+}
+
+/// Empties the allocator: called first by every export, when no block is
+/// live.
+#[inline(always)]
+fn fresh() {
+    // SAFETY: one thread; nothing allocated before this call is used again.
+    unsafe { *ALLOCATOR.next.get() = core::ptr::addr_of!(__heap_base) as usize }
+}
+
+// SAFETY: a block is the layout's size at its alignment, within memory
+// the allocator made sure exists, handed out once until `fresh`, which runs
+// before any allocation of a call and only when no block is live.
+unsafe impl GlobalAlloc for Bump {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let (next, mask, size) = (&mut *self.next.get(), layout.align() - 1, layout.size());
+        // `next` rounded up to the alignment, then the block: past the
+        // 32 bits of the address space, no block.
+        let Some(end) = next
+            .checked_add(mask)
+            .and_then(|at| (at & !mask).checked_add(size))
+        else {
+            return core::ptr::null_mut();
+        };
+        // (In pages, so that nothing wraps: `end` fits 32 bits.)
+        let (pages, have) = (end.div_ceil(PAGE), core::arch::wasm32::memory_size(0));
+        if pages > have && core::arch::wasm32::memory_grow(0, pages - have) == usize::MAX {
+            return core::ptr::null_mut();
         }
-        let size = layout.size().max(layout.align()).max(4);
-        size.next_power_of_two().trailing_zeros() as usize
+        *next = end;
+        (end - size) as *mut u8
     }
+    unsafe fn dealloc(&self, _: *mut u8, _: Layout) {}
 }
 
 const PAGE: usize = 65536;
 
-// SAFETY: a block of class `k` is `2^k` bytes aligned to `min(2^k, PAGE)`
-// (and so to the layout's alignment, which is at most its rounded size),
-// handed out once until it is freed; free blocks are the only memory the
-// allocator writes.
-unsafe impl GlobalAlloc for Classes {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let class = Self::class(layout);
-        let Some(head) = (*self.free.get()).get_mut(class) else {
-            return core::ptr::null_mut();
-        };
-        if *head != 0 {
-            let block = *head;
-            *head = *(block as *const usize);
-            return block as *mut u8;
-        }
-        let size = 1usize << class;
-        let align = size.min(PAGE);
-        let (next, end) = (&mut *self.next.get(), &mut *self.end.get());
-        let mut at = (*next + align - 1) & !(align - 1);
-        // (`end - at` cannot wrap: `at` is `next` rounded up to at most a
-        // page, and `end` is where a page ends.)
-        if size > *end - at {
-            let pages = size.div_ceil(PAGE);
-            let old = core::arch::wasm32::memory_grow(0, pages);
-            if old == usize::MAX {
-                return core::ptr::null_mut();
-            }
-            // Memory grown elsewhere leaves a gap: carve from the new pages.
-            if old * PAGE != *end {
-                at = old * PAGE;
-            }
-            *end = (old + pages) * PAGE;
-        }
-        *next = at + size;
-        at as *mut u8
-    }
-    unsafe fn dealloc(&self, block: *mut u8, layout: Layout) {
-        if let Some(head) = (*self.free.get()).get_mut(Self::class(layout)) {
-            *(block as *mut usize) = *head;
-            *head = block as usize;
-        }
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Classes = Classes {
-    free: UnsafeCell::new([0; 32]),
+static ALLOCATOR: Bump = Bump {
     next: UnsafeCell::new(0),
-    end: UnsafeCell::new(0),
 };

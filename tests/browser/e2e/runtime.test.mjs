@@ -681,7 +681,7 @@ test('a wasm that does not load: one warning saying what failed (the fetch and i
   const { page, consoleMessages, errors } = await open('/p/broken.html');
   const warnings = consoleMessages.filter((m) => m.type === 'warning');
   assert.equal(warnings.length, 1, JSON.stringify(consoleMessages));
-  assert.match(warnings[0].text, /^surfaces: not started: http:\/\/127\.0\.0\.1:\d+\/_broken\/surface\.[0-9a-f]{10}\.wasm answered 404$/);
+  assert.match(warnings[0].text, /^surfaces: not started: http:\/\/127\.0\.0\.1:\d+\/_broken\/surface\.nocalls\.[0-9a-f]{10}\.wasm answered 404$/);
   await page.click('#plus');
   assert.equal(await text(page, '#n'), '1', 'the page stays as rendered');
   assert.deepEqual(errors, []);
@@ -725,4 +725,73 @@ test('surfaces added later hydrate on ch:hydrate (on them or on the document), n
   await page.click('#plus');
   assert.equal(await text(page, '#n'), '2');
   assert.deepEqual(errors, []);
+});
+
+// The runtime's two modules (the loader picks one per page): which wasm
+// files a page fetched, by kind.
+const modules = (page) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const name = /\/(surface\.(?:nocalls\.)?[0-9a-f]{10}\.wasm)$/.exec(r.url())?.[1];
+    if (name) fetched.push(name === manifest['surface.wasm'] ? 'calls' : name === manifest['surface.nocalls.wasm'] ? 'nocalls' : name);
+  });
+  return fetched;
+};
+
+test('a page whose surfaces hold no call fetches the module without the function set; a later surface with a call swaps in the other, once', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const fetched = modules(page);
+  await page.goto(server.origin + '/p/csp.html');
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(fetched, ['nocalls']);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '2', 'the module without calls runs bindings and actions');
+  const got = await page.evaluate(async () => {
+    const add = (id, n) => {
+      const host = document.createElement('div');
+      host.innerHTML = `<div data-ch-surface="${id}" lang="de-DE"><script type="application/json" data-ch-state>{"n":${n}}</script><p data-ch-text='{"call":"formatNumber","args":{"value":{"path":"/n"},"minimumFractionDigits":2}}'>as rendered</p><button type="button" data-ch-action='{"action":"increment","path":"/n"}'>+</button></div>`;
+      document.body.append(host);
+      return host.firstElementChild;
+    };
+    const first = add('with-call', 1234.5);
+    first.dispatchEvent(new Event('ch:hydrate'));
+    const second = add('with-call-too', 2);
+    second.dispatchEvent(new Event('ch:hydrate'));
+    const until = async (f) => { for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 10)); };
+    await until(() => first.querySelector('p').textContent != 'as rendered' && second.querySelector('p').textContent != 'as rendered');
+    second.querySelector('button').click();
+    return { first: first.querySelector('p').textContent, second: second.querySelector('p').textContent };
+  });
+  const de = (n) => new Intl.NumberFormat('de-DE', { minimumFractionDigits: 2 }).format(n);
+  assert.equal(got.first, de(1234.5));
+  assert.equal(got.second, de(3));
+  assert.deepEqual(fetched, ['nocalls', 'calls'], 'the module with the function set, fetched once');
+  // The page's first surface keeps its state across the swap.
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '3');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the module with the function set is fetched for a call anywhere the runtime evaluates one: a text, an attribute, an action, a check, a key spelt with an escape', async () => {
+  const calls = {
+    text: `<p id="out" data-ch-text='{"call":"length","args":{"value":"abc"}}'>?</p>`,
+    attr: `<p id="out" data-ch-attr='{"data-n":{"call":"length","args":{"value":"abc"}}}'>?</p>`,
+    action: `<button id="out" type="button" data-ch-action='{"action":"set","path":"/n","value":{"call":"length","args":{"value":"abc"}}}'>set</button>`,
+    checks: `<input id="out" data-ch-model="/t" data-ch-checks='[{"call":"required","args":{"value":{"path":"/t"}},"message":"m"}]'>`,
+    escaped: `<p id="out" data-ch-text='{"\\u0063all":"length","args":{"value":"abc"}}'>?</p>`,
+    none: `<p id="out" data-ch-text="/n" data-ch-visible='{"eq":[{"path":"/n"},"call"]}'>?</p>`,
+  };
+  for (const [name, fragment] of Object.entries(calls)) {
+    pages[`/p/calls-${name}.html`] = pageHtml(`<div data-ch-surface="c"><script type="application/json" data-ch-state>{"n":0,"t":"x"}</script>${fragment}</div>`);
+    const page = await browser.newPage();
+    const fetched = modules(page);
+    await page.goto(`${server.origin}/p/calls-${name}.html`);
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(fetched, [name === 'none' ? 'nocalls' : 'calls'], name);
+    if (name === 'text' || name === 'escaped') assert.equal(await text(page, '#out'), '3', name);
+    await page.close();
+  }
 });

@@ -103,6 +103,15 @@ pub trait Host {
     fn format_currency(&self, n: f64, currency: &str, locale: Option<&str>) -> String;
     /// Whether `Intl.PluralRules(locale).select(n)` is `one`.
     fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool;
+    /// Whether this host evaluates calls (the default). A host that answers
+    /// `false` has no function set: every call then does not follow
+    /// section 3, and a build whose host answers a constant `false` leaves
+    /// the set's code out (the published-page module for pages whose
+    /// surfaces hold no call).
+    #[inline]
+    fn calls(&self) -> bool {
+        true
+    }
 }
 
 /// A [`Host`] whose calls without a `locale` argument format in `locale`
@@ -132,6 +141,9 @@ impl Host for InLocale<'_> {
     }
     fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool {
         self.host.plural_is_one(n, locale.or(self.locale))
+    }
+    fn calls(&self) -> bool {
+        self.host.calls()
     }
 }
 
@@ -218,6 +230,9 @@ impl<V: JsonView> Value<V> {
 /// Evaluates the call `call` against `data`; `None` when the call does not
 /// follow section 3 (unknown function, missing or wrong arguments, too deep).
 pub fn call<V: JsonView, H: Host + ?Sized>(call: &V, data: &V, host: &H) -> Option<Value<V>> {
+    if !host.calls() {
+        return None;
+    }
     call_level(call, data, host, 1)
 }
 
@@ -246,7 +261,7 @@ fn read<V: JsonView, H: Host + ?Sized>(
 ) -> Option<Value<V>> {
     if value.kind() == Kind::Object {
         if value.get("call").is_some() {
-            if level >= MAX_NESTING {
+            if level >= MAX_NESTING || !host.calls() {
                 return None;
             }
             return call_level(value, data, host, level + 1);

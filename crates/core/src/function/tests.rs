@@ -558,3 +558,57 @@ fn byte_level_text_rules_match_the_standard_library() {
         assert_eq!(is_locale(tag), split, "{tag}");
     }
 }
+
+/// A host without the function set, as the published-page module for
+/// pages whose surfaces hold no call is built.
+struct NoCalls;
+
+impl Host for NoCalls {
+    fn number_to_string(&self, n: f64) -> String {
+        PlainHost.number_to_string(n)
+    }
+    fn format_date(&self, _: DateInput<'_>, _: DateStyle, _: Option<&str>) -> String {
+        unreachable!("a host without calls formats no date")
+    }
+    fn format_number(&self, _: f64, _: NumberOptions, _: Option<&str>) -> String {
+        unreachable!("a host without calls formats no number")
+    }
+    fn format_currency(&self, _: f64, _: &str, _: Option<&str>) -> String {
+        unreachable!("a host without calls formats no currency")
+    }
+    fn plural_is_one(&self, _: f64, _: Option<&str>) -> bool {
+        unreachable!("a host without calls reads no plural")
+    }
+    fn calls(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn a_host_without_calls_reads_literals_and_bindings_and_no_call() {
+    let data = json!({"n": 2.5, "name": "Ada"});
+    let host = InLocale {
+        host: &NoCalls,
+        locale: Some("de-DE"),
+    };
+    let bound = json!({"path": "/n"});
+    let read = evaluate(&&bound, &&data, &host).expect("a binding follows section 3");
+    assert_eq!(read.to_text(&host), "2.5");
+    let literal = json!("plain");
+    assert!(matches!(
+        evaluate(&&literal, &&data, &host),
+        Some(Value::Data(_))
+    ));
+    for c in [
+        json!({"call": "formatNumber", "args": {"value": {"path": "/n"}}}),
+        json!({"call": "concat", "args": {"values": ["a", "b"]}}),
+    ] {
+        assert!(evaluate(&&c, &&data, &host).is_none(), "{c}");
+        assert!(call(&&c, &&data, &host).is_none(), "{c}");
+        // The same call with the function set.
+        assert!(evaluate(&&c, &&data, &PlainHost).is_some(), "{c}");
+    }
+    let check = json!({"call": "required", "args": {"value": {"path": "/name"}}, "message": "m"});
+    assert_eq!(run_check(&&check, &&data, &host), None);
+    assert_eq!(run_check(&&check, &&data, &PlainHost), Some(true));
+}
