@@ -490,16 +490,19 @@ const start = async () => {
   if (await load((P = calls(d)))) return;
   hydrate(d);
   // Surfaces added later: a ch:hydrate on them (or on the document), seen
-  // in the capture phase whether it bubbles or not. One that holds a call,
-  // on a page whose surfaces held none, is hydrated once the module with
-  // the function set has replaced the other (every value stays here, so the
-  // swap loses nothing; should it fail to load, such calls leave their text
-  // as rendered).
+  // in the capture phase whether it bubbles or not, hydrated in a
+  // microtask: after the event that the page's listener may dispatch it
+  // from has dropped the values it made (the hydration's stay). One that
+  // holds a call, on a page whose surfaces held none, waits until the
+  // module with the function set has replaced the other (every value stays
+  // here, so the swap loses nothing; should it fail to load, such calls
+  // leave their text as rendered).
   d.addEventListener(
     "ch:hydrate",
-    (ev) => {
+    async (ev) => {
       const t = ev.target;
-      P === true || !calls(t) ? hydrate(t) : /** @type {Promise<unknown>} */ (P ||= load(true)).then(() => hydrate(t));
+      await (P === true || !calls(t) || (P ||= load(true)));
+      hydrate(t);
     },
     true,
   );

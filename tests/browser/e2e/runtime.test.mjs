@@ -795,3 +795,26 @@ test('the module with the function set is fetched for a call anywhere the runtim
     await page.close();
   }
 });
+
+test("a surface the page's own ch:change listener adds and hydrates at once works, as do the others", async () => {
+  const { page, errors } = await open('/p/csp.html');
+  const got = await page.evaluate(async () => {
+    document.addEventListener('ch:change', () => {
+      if (document.querySelector('[data-ch-surface="added"]')) return;
+      const host = document.createElement('div');
+      // The same bound text as the page's surface, and a state of its own.
+      host.innerHTML = `<div data-ch-surface="added"><script type="application/json" data-ch-state>{"n":10}</script><p id="added-n" data-ch-text="/n">10</p><button id="added-plus" type="button" data-ch-action='{"action":"increment","path":"/n"}'>+</button></div>`;
+      document.body.append(host);
+      host.firstElementChild.dispatchEvent(new Event('ch:hydrate'));
+    });
+    document.getElementById('plus').click();
+    await new Promise((r) => setTimeout(r, 0));
+    for (let i = 0; i < 3; i++) {
+      document.getElementById('added-plus').click();
+      document.getElementById('plus').click();
+    }
+    return { added: document.getElementById('added-n').textContent, n: document.getElementById('n').textContent };
+  });
+  assert.deepEqual(got, { added: '13', n: '5' });
+  assert.deepEqual(errors, []);
+});
