@@ -209,11 +209,14 @@
 //! `TextDecoder.decode` or `encodeInto` call costs more than such a string
 //! takes (in a CPU profile of the benchmark page they were two fifths of
 //! an update: 0.70 ms became 0.46, against petite-vue's 0.50 in the same
-//! harness). Removing either costs an update about twice its time on the
-//! benchmark page, whose first updates run cold. Bound expressions are
+//! harness). Removing either measured slower again (0.46 and 0.57 ms) on
+//! the benchmark page, whose first updates run cold. Bound expressions are
 //! parsed once per distinct text, and a round of showing computes each
-//! (kind, expression) once: hydration 210 to 129 ms, an update 0.44 to
-//! 0.24 ms, where the page shows one value in sixty places. Intl
+//! (kind, expression) once: hydration 210 to about 135 ms, where the page
+//! shows one value in sixty places. An update is then mostly the DOM's
+//! work (setting sixty texts: a third of it in a profile) and the forty
+//! conditions' crossings; it is at about petite-vue's, within the fifth by
+//! which the figure moves from run to run. Intl
 //! formatters are built once per kind,
 //! locale and options; other strings cross through one reused scratch
 //! buffer. Run it with `node crates/interaction-runtime/bench/run.mjs [page
