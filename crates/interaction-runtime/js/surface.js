@@ -480,8 +480,11 @@ const load = async (fns) => {
     // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src.
     why = err + "; a CSP must allow script-src 'wasm-unsafe-eval'";
   }
-  // Without it the page keeps working as the server rendered it.
-  if (why) return console.warn("surfaces: not started: " + why), why;
+  // Without it the page keeps working as the server rendered it; without
+  // the module with the function set, swapped in for a surface added later,
+  // the page runs on with the other (the warning names the module), and
+  // calls leave their text as rendered.
+  if (why) return console.warn("surfaces: " + (E ? "" : "not started: ") + why), why;
   // (The module's strings are its own: the decoded ones go with the old.)
   T.length = 0;
 };

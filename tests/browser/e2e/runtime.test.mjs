@@ -89,12 +89,16 @@ pages['/p/landing.html'] = '<!doctype html><title>landing</title><p id="landed">
 const broken = mkdtempSync(join(tmpdir(), 'surfaces-broken-'));
 copyFileSync(join(site, manifest['surface.js']), join(broken, manifest['surface.js']));
 pages['/p/broken.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('/_cloudhal/', '/_broken/');
+// The loader with only its module without the function set beside it.
+const nofns = mkdtempSync(join(tmpdir(), 'surfaces-nofns-'));
+for (const file of [manifest['surface.js'], manifest['surface.nocalls.wasm']]) copyFileSync(join(site, file), join(nofns, file));
+pages['/p/nofns.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('/_cloudhal/', '/_nofns/');
 
 before(async () => {
   pages['/p/rendered.html'] = pageHtml(renderFixture('pricing.surface.json'));
   browser = await launch();
   server = await startServer({
-    mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/fixtures/': 'tests/browser/e2e/runtime' },
+    mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/_nofns/': relative(root, nofns), '/fixtures/': 'tests/browser/e2e/runtime' },
     csp: (path) => (path.startsWith('/strict/') ? STRICT_CSP : PAGE_CSP),
     pages,
   });
@@ -103,6 +107,7 @@ after(async () => {
   await browser?.close();
   await server?.close();
   rmSync(broken, { recursive: true, force: true });
+  rmSync(nofns, { recursive: true, force: true });
 });
 
 /** The HTML `surfaces render` prints for a fixture surface. */
@@ -816,5 +821,28 @@ test("a surface the page's own ch:change listener adds and hydrates at once work
     return { added: document.getElementById('added-n').textContent, n: document.getElementById('n').textContent };
   });
   assert.deepEqual(got, { added: '13', n: '5' });
+  assert.deepEqual(errors, []);
+});
+
+test('a module with the function set that does not load for a later surface: one warning naming it (not "not started"), and the page runs on without it', async () => {
+  const { page, consoleMessages, errors } = await open('/p/nofns.html');
+  const got = await page.evaluate(async () => {
+    const host = document.createElement('div');
+    host.innerHTML = `<div data-ch-surface="late"><script type="application/json" data-ch-state>{"n":5}</script><p id="late-call" data-ch-text='{"call":"length","args":{"value":"abc"}}'>as rendered</p><p id="late-n" data-ch-text="/n">5</p><button id="late-plus" type="button" data-ch-action='{"action":"increment","path":"/n"}'>+</button></div>`;
+    document.body.append(host);
+    host.firstElementChild.dispatchEvent(new Event('ch:hydrate'));
+    for (let i = 0; i < 200 && !window.__late; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      document.getElementById('late-plus').click();
+      window.__late = document.getElementById('late-n').textContent != '5';
+    }
+    return { call: document.getElementById('late-call').textContent, n: document.getElementById('late-n').textContent };
+  });
+  assert.deepEqual(got, { call: 'as rendered', n: '6' }, 'hydrated with the module it has: the call as rendered, the action running');
+  const warnings = consoleMessages.filter((m) => m.type === 'warning');
+  assert.equal(warnings.length, 1, JSON.stringify(consoleMessages));
+  assert.match(warnings[0].text, /^surfaces: http:\/\/127\.0\.0\.1:\d+\/_nofns\/surface\.[0-9a-f]{10}\.wasm answered 404$/);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '2', "the page's own surface runs on");
   assert.deepEqual(errors, []);
 });
