@@ -11,9 +11,9 @@
 //! `./stream`, `./render` and `./interop` entries each re-export their part
 //! of it and share one `init()`.
 //!
-//! The module allocates with `talc` (the crate, 5.x) instead of Rust's default wasm
-//! allocator (dlmalloc): 2.5 KB gzip less for the same module, with
-//! `validate` as fast as before (`crates/validator-wasm/bench/node.mjs`).
+//! The module allocates with the `talc` crate (5.x) instead of Rust's
+//! default wasm allocator (dlmalloc): 2.5 KB gzip less for the same module,
+//! with `validate` as fast as before (`crates/validator-wasm/bench/node.mjs`).
 //!
 //! Natively there is nothing to use here: depend on `validator-wasm`,
 //! `streaming-parser`, `surfaces-render` or `interop` directly.
