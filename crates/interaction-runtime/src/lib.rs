@@ -103,7 +103,7 @@
 //! esbuild --tree-shaking=true --format=esm --define:WASM='"surface.wasm"' \
 //!   --define:NOCALLS='"surface.nocalls.wasm"' crates/interaction-runtime/js/surface.js --outfile=surface.js
 //! terser surface.js --module --mangle \
-//!   --compress passes=3,unsafe=true,pure_getters=true,sequences=false -o $OUT/surface.js
+//!   --compress passes=3,pure_getters=true,sequences=false -o $OUT/surface.js
 //! ```
 //!
 //! `scripts/panics.mjs` makes core's and alloc's panic entry points trap
@@ -133,7 +133,7 @@
 //! browser test runs 3,000 rounds of five events and fails if the memory
 //! grew; it took 85 B gzip off a free list per size class), a panic handler
 //! that traps, wasm-opt `-Oz` after `--flatten --rereloop`, with
-//! `--low-memory-unused`, and the loader minified by terser (57 B under
+//! `--low-memory-unused`, and the loader minified by terser (54 B under
 //! esbuild's minifier). What that comes to, loader and wasm apart, is in
 //! `docs/size.md`, which the size-budget check writes from the hashed files.
 //!
