@@ -294,15 +294,19 @@ pub struct A2uiStream {
     /// emitted, newest last: taken back when the text ends inside it.
     undo: Vec<Undo>,
     surfaces: BTreeMap<String, SurfaceState>,
-    /// The data values emitted per surface and path, so an update shows
-    /// only when something changed.
-    data_seen: BTreeMap<(String, String), Map<String, Value>>,
+    /// The data values emitted per surface and path (`{surface: {path:
+    /// {key: value}}}`), so an update shows only when something changed.
+    /// (JSON objects, not a map type of its own: each is code in the
+    /// WebAssembly module.)
+    data_seen: Map<String, Value>,
     /// Whether a child not yet streamed may be shown as a `loading_<id>`
     /// placeholder (a `Row`; the catalog must have one).
     placeholders: bool,
-    /// The catalog's required properties per component name: a component
-    /// still streaming is shown only once it has them.
-    required: BTreeMap<String, Vec<String>>,
+    /// The catalog's components (a schema per name): a component still
+    /// streaming is shown only once it has the properties its schema
+    /// requires. (Read there each time, not copied into a map of its own:
+    /// a map type is code in the WebAssembly module.)
+    catalog: Value,
     /// Keys besides A2UI's own whose cut strings may be shown closed.
     cuttable: Vec<String>,
 }
@@ -325,9 +329,9 @@ impl A2uiStream {
             read: Vec::new(),
             undo: Vec::new(),
             surfaces: BTreeMap::new(),
-            data_seen: BTreeMap::new(),
+            data_seen: Map::new(),
             placeholders: true,
-            required: BTreeMap::new(),
+            catalog: Value::Null,
             cuttable: Vec::new(),
         }
     }
@@ -339,18 +343,9 @@ impl A2uiStream {
     /// catalog, a component whose children have not arrived waits instead
     /// of showing `loading_<id>` placeholders.
     pub fn with_catalog_components(version: Version, components: &Value) -> A2uiStream {
-        let entries = components.as_object().into_iter().flatten();
-        let required = entries
-            .map(|(name, schema)| {
-                let fields = schema.get("required").and_then(Value::as_array);
-                let fields = fields.into_iter().flatten().filter_map(Value::as_str);
-                let fields = fields.filter(|f| *f != "component").map(String::from);
-                (name.clone(), fields.collect())
-            })
-            .collect();
         A2uiStream {
             placeholders: components.get("Row").is_some(),
-            required,
+            catalog: components.clone(),
             ..A2uiStream::new(version)
         }
     }

@@ -131,7 +131,7 @@ pub enum Stream {
     /// A JSON Lines answer, read tolerantly.
     Jsonl(JsonlStream),
     /// `<a2ui-json>` blocks of A2UI v0.9 or v1.0 messages between prose.
-    A2ui(a2ui::A2uiReader),
+    A2ui(Box<a2ui::A2uiReader>),
 }
 
 impl Stream {
@@ -144,7 +144,7 @@ impl Stream {
         match mode {
             "markdown" => Some(Stream::Markdown(Box::default())),
             "jsonl" => Some(Stream::Jsonl(JsonlStream::new())),
-            "a2ui" => Some(Stream::A2ui(a2ui::A2uiReader::new())),
+            "a2ui" => Some(Stream::A2ui(Box::default())),
             _ => None,
         }
     }

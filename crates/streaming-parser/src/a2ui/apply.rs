@@ -22,11 +22,9 @@ impl A2uiStream {
     /// The first property the catalog requires that `component` lacks.
     fn missing_required(&self, component: &Value) -> Option<&str> {
         let (name, props) = component_name(component)?;
-        let fields = self.required.get(name)?;
-        fields
-            .iter()
-            .find(|f| props.get(f.as_str()).is_none())
-            .map(String::as_str)
+        let fields = self.catalog.get(name)?.get("required")?.as_array()?;
+        let mut fields = fields.iter().filter_map(Value::as_str);
+        fields.find(|f| *f != "component" && props.get(*f).is_none())
     }
 
     /// Applies one complete message, read as its version; returns what to
@@ -135,7 +133,7 @@ impl A2uiStream {
             return Ok(message);
         };
         if let Some(Value::Object(data)) = body.get("dataModel") {
-            let seen = self.data_seen.entry(data_scope(body)).or_default();
+            let seen = seen(&mut self.data_seen, &data_scope(body));
             seen.extend(data.iter().map(|(k, v)| (k.clone(), v.clone())));
         }
         if body.get("components").is_none() {
@@ -308,7 +306,8 @@ impl A2uiStream {
             self.forget_below(&data_scope(body));
             return Some(message.clone());
         };
-        let seen = self.data_seen.entry(data_scope(body)).or_default();
+        let scope = data_scope(body);
+        let seen = seen(&mut self.data_seen, &scope);
         let delta: Map<String, Value> = value
             .iter()
             .filter(|(k, v)| seen.get(*k) != Some(*v))
@@ -317,7 +316,6 @@ impl A2uiStream {
         if delta.is_empty() {
             return None;
         }
-        let scope = data_scope(body);
         for (k, v) in &delta {
             let old = seen.insert(k.clone(), v.clone());
             self.undo.push(Undo::Data(scope.clone(), k.clone(), old));
@@ -333,11 +331,14 @@ impl A2uiStream {
     /// the path goes through.
     fn forget_below(&mut self, (surface, path): &(String, String)) {
         let path = path.trim_end_matches('/');
-        for (scope, seen) in self.data_seen.iter_mut() {
-            if scope.0 != *surface {
+        let Some(Value::Object(scopes)) = self.data_seen.get_mut(surface) else {
+            return;
+        };
+        for (scope, seen) in scopes.iter_mut() {
+            let Value::Object(seen) = seen else {
                 continue;
-            }
-            let at = scope.1.trim_end_matches('/');
+            };
+            let at = scope.trim_end_matches('/');
             let forget: Vec<String> = match path.strip_prefix(at) {
                 _ if at == path || at.strip_prefix(path).is_some_and(|r| r.starts_with('/')) => {
                     seen.keys().cloned().collect()
@@ -351,7 +352,8 @@ impl A2uiStream {
             };
             for key in forget {
                 if let Some(old) = seen.remove(&key) {
-                    self.undo.push(Undo::Data(scope.clone(), key, Some(old)));
+                    let scope = (surface.clone(), scope.clone());
+                    self.undo.push(Undo::Data(scope, key, Some(old)));
                 }
             }
         }
@@ -365,11 +367,11 @@ impl A2uiStream {
             return Some(json!({ "dataModelUpdate": body }));
         };
         let values = contents_map(entries);
-        let seen = self.data_seen.entry(data_scope(body)).or_default();
+        let scope = data_scope(body);
+        let seen = seen(&mut self.data_seen, &scope);
         if values.iter().all(|(k, v)| seen.get(k) == Some(v)) {
             return None;
         }
-        let scope = data_scope(body);
         for (k, v) in &values {
             let old = seen.insert(k.clone(), v.clone());
             self.undo.push(Undo::Data(scope.clone(), k.clone(), old));
@@ -388,6 +390,24 @@ impl A2uiStream {
         out.insert("contents".into(), Value::Array(complete_entries(&last)));
         Some(json!({ "dataModelUpdate": out }))
     }
+}
+
+/// The data values emitted at a surface's path, in `data_seen`
+/// ([`A2uiStream`]'s).
+pub(super) fn seen<'s>(
+    data_seen: &'s mut Map<String, Value>,
+    (surface, path): &(String, String),
+) -> &'s mut Map<String, Value> {
+    let scopes = object(data_seen.entry(surface.as_str()).or_insert(Value::Null));
+    object(scopes.entry(path.as_str()).or_insert(Value::Null))
+}
+
+/// `value` as an object, made an empty one when it is something else.
+fn object(value: &mut Value) -> &mut Map<String, Value> {
+    if !value.is_object() {
+        *value = Value::Object(Map::new());
+    }
+    value.as_object_mut().expect("made an object above")
 }
 
 /// Which data a data update addresses: its surface and path.

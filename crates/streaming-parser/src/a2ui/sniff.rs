@@ -3,6 +3,7 @@
 //! shows as soon as its id and name are whole, a cut string closed only
 //! under A2UI's cuttable keys, never a cut URL.
 
+use super::apply::seen;
 use super::tree::has_empty_object;
 use super::{push_message, A2uiStream, Part, Undo, Version, SNIFF_EVERY_CHUNK_UP_TO};
 use alloc::collections::{BTreeMap, BTreeSet};
@@ -268,7 +269,7 @@ impl A2uiStream {
                     }
                 }
                 Undo::Data(scope, key, old) => {
-                    let seen = self.data_seen.entry(scope).or_default();
+                    let seen = seen(&mut self.data_seen, &scope);
                     match old {
                         Some(v) => seen.insert(key, v),
                         None => seen.remove(&key),
