@@ -331,3 +331,51 @@ fn a_stream_followed_in_place_is_the_whole_conversion_after_every_message() {
     // Most changes are followed in place, not by replacing the list.
     assert!(in_place * 2 > pushes, "{in_place} of {pushes} in place");
 }
+
+#[test]
+fn a_stream_past_the_component_limit_ends_in_the_surface_of_the_whole() {
+    // A root naming 1,040 Texts, each defined in its own message (a few
+    // late, so that they take places the limit gave others), with data
+    // written between them: the converter keeps the first 1,000 in
+    // document order, and the operations say so after every message.
+    let n = 1040;
+    let v = "v0.9";
+    let ids: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+    let mut messages = vec![
+        json!({"version": v, "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+        json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": ids}]}}),
+    ];
+    let text = |id: &String| {
+        json!({"version": v, "updateComponents": {"surfaceId": "s", "components": [
+            {"id": id, "component": "Text", "text": {"path": "/n"}}]}})
+    };
+    let late = ["t3", "t500", "t998", "t999", "t1020"];
+    for (i, id) in ids.iter().enumerate() {
+        if !late.contains(&id.as_str()) {
+            messages.push(text(id));
+        }
+        if i % 100 == 0 {
+            messages.push(json!({"version": v, "updateDataModel": {"surfaceId": "s", "path": "/n", "value": i}}));
+        }
+    }
+    messages.extend(late.iter().map(|id| text(&id.to_string())));
+    let mut import = A2uiImport::new(None, "");
+    let mut doc = json!({});
+    for (i, message) in messages.iter().enumerate() {
+        doc = apply_patch(&doc, &Value::Array(import.push_value(message))).unwrap();
+        // Checked from where the limit is near, and at the end.
+        if i == 0 || i + 2 * late.len() < 995 && i % 97 != 0 {
+            continue;
+        }
+        let whole = from_a2ui(&json_lines(&messages[..=i]));
+        assert_eq!(doc, whole.surfaces[0], "after message {i}");
+        assert_eq!(import.notes(), whole.notes, "notes after message {i}");
+    }
+    let components = doc["components"].as_array().unwrap();
+    assert_eq!(components.len(), 1000);
+    assert_eq!(
+        components[4]["id"], "t3",
+        "a late definition takes its place"
+    );
+}

@@ -36,7 +36,7 @@ const BASIC: [&str; 18] = [
 ];
 
 /// Deeper than this, a component is left out (the validator allows 8).
-const MAX_DEPTH: usize = 64;
+pub(super) const MAX_DEPTH: usize = 64;
 
 /// More components than this (templates expanded, nested templates
 /// multiplying) are left out: the validator allows 200, so a surface that
@@ -88,6 +88,10 @@ pub(super) struct Walk<'a, 't> {
     pub kept: BTreeSet<Key>,
     /// The components converted, innermost first.
     made: Vec<Key>,
+    /// Whether this walks the whole surface from root ([`Tree::new`]),
+    /// so that where the count limit cuts it is recorded, not a reason
+    /// to convert again whole.
+    pub whole: bool,
 }
 
 /// What a walk gave above the components it converted.
@@ -141,6 +145,7 @@ impl<'a, 't> Walk<'a, 't> {
             notes: Vec::new(),
             kept: BTreeSet::new(),
             made: Vec::new(),
+            whole: false,
         }
     }
 
@@ -262,9 +267,15 @@ impl<'a, 't> Walk<'a, 't> {
             return None;
         }
         if self.tree.count >= MAX_COMPONENTS {
-            self.tree.local = false;
+            // A part walked again reaching the limit moves where it cuts.
+            self.tree.local &= self.whole;
             if self.tree.count == MAX_COMPONENTS {
                 self.tree.count += 1;
+                if self.whole {
+                    let frame = self.frame();
+                    let items = frame.items.len();
+                    self.tree.cut = frame.key.clone().map(|key| (key, items));
+                }
                 self.note(
                     "too_many_components",
                     at_ref.to_string(),

@@ -22,13 +22,22 @@
 //!   compared along the paths written only; a child dropped or moved, or
 //!   more new components, make one `replace` of the component list.
 //!
-//! What depends on the order of the whole walk (a template, tab panels, a
-//! component named twice, the depth or count limits) makes `update` give
-//! `None`: the caller converts the surface again whole. So the result is
-//! always the whole conversion's (`testkit::properties::a2ui_import` checks
-//! it after every message).
+//! Past the count limit ([`MAX_COMPONENTS`]) the whole walk leaves the
+//! rest out, and [`Tree::cut`] records where it stopped: a component
+//! defined for the first time past that point is left out in place too
+//! (nothing changes in the surface), so a stream far over the limit costs
+//! per message what one under it does.
+//!
+//! What else depends on the order of the whole walk (a template, tab
+//! panels, a component named twice, the depth limit, a component defined
+//! before the cut or converted again while the limit holds) makes `update`
+//! give `None`: the caller converts the surface again whole. So the result
+//! is always the whole conversion's (`testkit::properties::a2ui_import`
+//! checks it after every message, and a test here past the limit).
+//!
+//! [`MAX_COMPONENTS`]: super::import::MAX_COMPONENTS
 
-use super::import::{in_templates, Walk};
+use super::import::{in_templates, Walk, MAX_DEPTH};
 use super::messages::{SurfaceState, Touch};
 use super::values::Scope;
 use crate::ids::Ids;
@@ -112,6 +121,11 @@ pub struct Tree {
     pub local: bool,
     /// The components converted so far (with panels), against the limit.
     pub count: usize,
+    /// Where the limit cut the whole walk, when it did: the component
+    /// being converted, and how many items it had. Its items from there on
+    /// are past the cut (children never defined, and notes), and so are
+    /// its ancestors' after the child leading to it.
+    pub cut: Option<(Key, usize)>,
     /// Which nodes read a definition, and which name a component (one
     /// map type for both: each is code in the WebAssembly module).
     readers: BTreeMap<String, BTreeSet<Key>>,
@@ -136,6 +150,7 @@ impl Tree {
         tree.registered = state.order.len();
         if state.components.contains_key("root") {
             let mut walk = Walk::new(state, &mut tree);
+            walk.whole = true;
             walk.component("root", &Scope::default(), &at(&state.at, "surfaceId"), 1);
             tree.top = walk.finish().items;
         }
@@ -340,6 +355,11 @@ impl Tree {
             }
             again.extend(self.readers.get(raw).into_iter().flatten().cloned());
         }
+        let full = self.cut.is_some();
+        if full && !again.is_empty() {
+            // Its size may move the cut.
+            return None;
+        }
         let mut fresh = BTreeSet::new();
         let mut whole = false;
         for key in &again {
@@ -356,6 +376,10 @@ impl Tree {
             let parents: Vec<&Key> = self.named.get(raw).into_iter().flatten().collect();
             match parents.as_slice() {
                 [] => {}
+                [parent] if full => {
+                    let parent = (*parent).clone();
+                    self.past_cut(&parent, &key)?;
+                }
                 [parent] => {
                     let parent = (*parent).clone();
                     whole |= !self.add(state, &parent, &key, &mut fresh, &mut ops)?;
@@ -479,18 +503,8 @@ impl Tree {
         ops: &mut Vec<Value>,
     ) -> Option<bool> {
         let node = self.nodes.get(parent).filter(|n| n.plain)?;
-        let mut named = node
-            .items
-            .iter()
-            .enumerate()
-            .filter_map(|(slot, item)| match item {
-                Item::Child { key: k, at_ref, .. } if k == key => Some((slot, at_ref)),
-                _ => None,
-            });
-        let (Some((slot, at_ref)), None) = (named.next(), named.next()) else {
-            return None;
-        };
-        let (at_ref, depth) = (at_ref.clone(), node.depth);
+        let (slot, at_ref) = named_once(&node.items, key)?;
+        let (at_ref, depth) = (at_ref.to_string(), node.depth);
         let k = node.items[..slot].iter().filter(|i| shown(i)).count();
         let mut walk = Walk::new(state, self);
         walk.frames[0].key = Some(parent.clone());
@@ -519,6 +533,29 @@ impl Tree {
         pointer::push_index(&mut path, k);
         ops.push(op("add", path, Some(Value::String(id))));
         Some(true)
+    }
+
+    /// `key`, defined for the first time where `parent` names it (once)
+    /// past the limit's cut, is left out as the whole walk leaves it:
+    /// used, and named nowhere. `None` when it is before the cut (so it
+    /// moves the cut) or deeper than the depth limit.
+    fn past_cut(&mut self, parent: &Key, key: &Key) -> Option<()> {
+        let (mut at, mut boundary) = self.cut.as_ref().map(|(at, items)| (at, *items))?;
+        while at != parent {
+            let node = self.nodes.get(at)?;
+            boundary = node.slot + 1;
+            at = node.parent.as_ref()?;
+        }
+        let node = self.nodes.get(parent)?;
+        let (slot, _) = named_once(&node.items, key)?;
+        if slot < boundary || node.depth >= MAX_DEPTH || !self.used.insert(key.clone()) {
+            return None;
+        }
+        self.nodes.get_mut(parent)?.items.remove(slot);
+        if let Some(named) = self.named.get_mut(&key.0) {
+            named.remove(parent);
+        }
+        Some(())
     }
 
     /// `key` came into the surface or left it: its id is put in its
@@ -616,6 +653,22 @@ impl Tree {
     }
 }
 
+/// Where `items` name `key`, and where its parent names it, when they name
+/// it once.
+fn named_once<'i>(items: &'i [Item], key: &Key) -> Option<(usize, &'i str)> {
+    let mut named = items
+        .iter()
+        .enumerate()
+        .filter_map(|(slot, item)| match item {
+            Item::Child { key: k, at_ref, .. } if k == key => Some((slot, at_ref.as_str())),
+            _ => None,
+        });
+    match (named.next(), named.next()) {
+        (Some(found), None) => Some(found),
+        _ => None,
+    }
+}
+
 /// How many of the surface's components an item gives.
 fn size(item: &Item) -> usize {
     match item {
@@ -697,5 +750,83 @@ fn member<'v>(value: &'v Value, segment: &str) -> Option<&'v Value> {
         Value::Object(map) => map.get(segment),
         Value::Array(items) => pointer::array_index(segment).and_then(|i| items.get(i)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::a2ui::import::MAX_COMPONENTS;
+    use crate::a2ui::messages::{self, Model};
+
+    fn define(components: Vec<Value>) -> Value {
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}})
+    }
+
+    fn text(id: &str) -> Value {
+        json!({"id": id, "component": "Text", "text": id})
+    }
+
+    /// Applies `message` to the surface, then follows it in `tree`:
+    /// whether it was followed in place, and the tree equal to the whole
+    /// walk's either way.
+    fn follow(model: &mut Model, tree: &mut Tree, message: Value) -> bool {
+        let mut notes = Vec::new();
+        messages::apply(model, &message, "", &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        let state = &mut model.surfaces[0];
+        let touched = core::mem::take(&mut state.touched);
+        let data = state.data.clone();
+        let in_place = tree.update(state, &touched, &data).is_some();
+        let whole = Tree::new(state);
+        if !in_place {
+            *tree = whole.clone();
+        }
+        assert_eq!(tree.components(), whole.components(), "after {message}");
+        assert_eq!(tree.notes(state), whole.notes(state), "after {message}");
+        in_place
+    }
+
+    #[test]
+    fn components_defined_past_the_count_limit_are_followed_in_place() {
+        // root names c0.. (c7 not yet defined) then box, which the limit
+        // cuts at its first child, then late0..: box's children and root's
+        // after box are past the cut.
+        let early = MAX_COMPONENTS - 1;
+        let c = |i: usize| format!("c{i}");
+        let mut root_children: Vec<String> = (0..early).map(c).collect();
+        root_children.push("box".into());
+        root_children.extend((0..4).map(|i| format!("late{i}")));
+        let mut model = Model::default();
+        let mut notes = Vec::new();
+        let create = json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}});
+        messages::apply(&mut model, &create, "", &mut notes);
+        let mut first =
+            vec![json!({"id": "root", "component": "Column", "children": root_children})];
+        first.extend((0..early).filter(|&i| i != 7).map(|i| text(&c(i))));
+        first.push(json!({"id": "box", "component": "Column", "children": ["b0", "b1", "b2"]}));
+        first.push(text("b0"));
+        messages::apply(&mut model, &define(first), "", &mut notes);
+        let mut tree = Tree::new(&model.surfaces[0]);
+        model.surfaces[0].touched.clear();
+        assert_eq!(tree.count, MAX_COMPONENTS + 1, "the limit is reached");
+        // Past the cut, in the cut component and in its ancestor: left out,
+        // in place, whatever they hold.
+        assert!(follow(&mut model, &mut tree, define(vec![text("b1")])));
+        assert!(follow(&mut model, &mut tree, define(vec![text("late2")])));
+        let column = json!({"id": "late0", "component": "Column", "children": ["deep"]});
+        assert!(follow(
+            &mut model,
+            &mut tree,
+            define(vec![column, text("deep")])
+        ));
+        let write = json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 1}});
+        assert!(follow(&mut model, &mut tree, write));
+        // Defined again: nothing changes, in place.
+        assert!(follow(&mut model, &mut tree, define(vec![text("b1")])));
+        // Before the cut: it takes a place the limit gave another.
+        assert!(!follow(&mut model, &mut tree, define(vec![text(&c(7))])));
+        assert!(tree.components().iter().any(|v| v["id"] == "c7"));
+        assert!(follow(&mut model, &mut tree, define(vec![text("b2")])));
     }
 }
