@@ -59,14 +59,14 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
 /// The components under a template: its component and those it names
 /// ([`messages::references`]), through any depth; reachable, though copied
 /// once per item only (maybe never, while the data has no items).
-pub(super) fn in_templates<'a>(state: &'a SurfaceState, templates: &[String]) -> BTreeSet<&'a str> {
-    let mut found: BTreeSet<&str> = BTreeSet::new();
+pub(super) fn in_templates(state: &SurfaceState, templates: &[String]) -> BTreeSet<String> {
+    let mut found: BTreeSet<String> = BTreeSet::new();
     let mut pending: Vec<&str> = templates.iter().map(String::as_str).collect();
     while let Some(raw) = pending.pop() {
         let Some((raw, defined)) = state.components.get_key_value(raw) else {
             continue;
         };
-        if found.insert(raw.as_str()) {
+        if found.insert(raw.clone()) {
             pending.extend(messages::references(&defined.value));
         }
     }

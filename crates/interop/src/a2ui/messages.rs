@@ -528,37 +528,39 @@ pub fn references(component: &Value) -> Vec<&str> {
 /// the surface had none before the message, so every cycle passes through
 /// one of its components.
 fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a (String, String)> {
-    // Iterative depth-first search colouring each id once.
-    let mut done: BTreeSet<&str> = BTreeSet::new();
-    let mut on_cycle: BTreeSet<&str> = BTreeSet::new();
+    // Iterative depth-first search colouring each id once. (Sets of owned
+    // ids, as elsewhere in the crate: each set type is code in the
+    // WebAssembly module.)
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut on_cycle: BTreeSet<String> = BTreeSet::new();
     for (start, _) in mine {
         if done.contains(start.as_str()) {
             continue;
         }
         let mut path: Vec<(&str, Vec<&str>)> = Vec::new();
-        let mut open: BTreeSet<&str> = BTreeSet::new();
+        let mut open: BTreeSet<String> = BTreeSet::new();
         let refs = |id: &str| {
             let found = surface.components.get(id);
             found.map(|c| references(&c.value)).unwrap_or_default()
         };
         path.push((start.as_str(), refs(start)));
-        open.insert(start.as_str());
+        open.insert(start.clone());
         while let Some((id, pending)) = path.last_mut() {
             let id = *id;
             match pending.pop() {
                 Some(next) if open.contains(next) => {
                     let from = path.iter().position(|(p, _)| *p == next).unwrap_or(0);
-                    on_cycle.extend(path[from..].iter().map(|(p, _)| *p));
+                    on_cycle.extend(path[from..].iter().map(|(p, _)| p.to_string()));
                 }
                 Some(next) if done.contains(next) || !surface.components.contains_key(next) => {}
                 Some(next) => {
                     let (key, _) = surface.components.get_key_value(next)?;
-                    open.insert(key.as_str());
+                    open.insert(key.clone());
                     path.push((key.as_str(), refs(key)));
                 }
                 None => {
                     open.remove(id);
-                    done.insert(id);
+                    done.insert(id.to_string());
                     path.pop();
                 }
             }

@@ -264,8 +264,7 @@ impl A2uiStream {
                         stand_ins.push(child.clone());
                     }
                 }
-                let missing = set_of(missing.iter().map(String::as_str));
-                with_placeholders(component, &missing, version)
+                with_placeholders(component, &set_of(missing), version)
             } else {
                 // A reference a renderer cannot resolve: the parent waits.
                 continue;

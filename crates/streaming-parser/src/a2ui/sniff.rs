@@ -277,10 +277,19 @@ impl A2uiStream {
                 }
             }
         }
-        let mut before: BTreeMap<String, BTreeMap<String, Option<Value>>> = BTreeMap::new();
+        // What each surface had before, the surfaces in order (a list, not
+        // a map of maps: each map type is code in the WebAssembly module).
+        let mut before: Vec<(String, BTreeMap<String, Option<Value>>)> = Vec::new();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
-                state.set(&id, value, before.entry(surface).or_default());
+                let i = match before.binary_search_by(|(s, _)| s.cmp(&surface)) {
+                    Ok(i) => i,
+                    Err(i) => {
+                        before.insert(i, (surface, BTreeMap::new()));
+                        i
+                    }
+                };
+                state.set(&id, value, &mut before[i].1);
             }
         }
         for (surface, before) in before {

@@ -23,7 +23,7 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
 /// placeholders.
 pub(super) fn with_placeholders(
     component: &Value,
-    missing: &BTreeSet<&str>,
+    missing: &BTreeSet<String>,
     version: Version,
 ) -> Value {
     let mut out = component.clone();
@@ -36,7 +36,7 @@ pub(super) fn with_placeholders(
     };
     let Some(body) = body else { return out };
     let swap = |v: &mut Value| {
-        if let Some(id) = v.as_str().filter(|id| missing.contains(id)) {
+        if let Some(id) = v.as_str().filter(|id| missing.contains(*id)) {
             *v = json!(["loading_", id].concat());
         }
     };
