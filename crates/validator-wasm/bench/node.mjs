@@ -117,6 +117,9 @@ if (JSON.stringify(doc) !== text) throw new Error('an applyPatch changed its inp
 // operation (not a list: what a model streams); the text side's two
 // operations are JSON text made once.
 const levels = [2, 3].map((value) => ({ op: 'replace', path: '/components/1/props/level', value }));
+// And a data write (the surface's data alone changes: what an agent's data
+// updates are).
+const seats = [3, 4].map((value) => ({ op: 'replace', path: '/data/seats', value }));
 const levelTexts = levels.map((o) => JSON.stringify(o));
 const flipping = (apply, applied) => {
   let flip = 0;
@@ -165,22 +168,25 @@ const [parseText, validateText, validateValues] = medians([() => JSON.parse(text
 
 // What growing the surface costs: the same shape at 10 to 200 components,
 // each call's median; doubling (25 to 200) should cost about 2x, and
-// Draft.apply should stay flat.
+// Draft.apply should stay flat (a data write checks the data again: its
+// size, and the bindings the draft keeps; never the components).
 const sizes = [10, 25, 50, 100, 200];
 const scaled = sizes.map((n) => {
   const one = surface(n);
   const draft = new api.Draft(one);
   const flip = flipping((i) => draft.apply(levels[i]), (r) => r.applied.length === 1);
+  const write = flipping((i) => draft.apply(seats[i]), (r) => r.applied.length === 1);
   if (!api.validate(one).valid || !render.renderSurface(one).ok) throw new Error(`the ${n}-component surface has errors`);
   // The draft's small calls timed on their own: between the large calls,
   // each would pay for what they leave behind (the collector, the caches).
   const times = medians([() => api.validate(one), () => render.renderSurface(one)], n < 100 ? 400 : 150);
   const [applied] = medians([flip], 2000);
+  const [written] = medians([write], 2000);
   draft.free();
-  return [times[0], applied, times[1]];
+  return [times[0], applied, written, times[1]];
 });
 const doublings = (k) => Math.max(...sizes.slice(2).map((_, i) => scaled[i + 2][k] / scaled[i + 1][k])).toFixed(2);
-const scaling = ['`validate` (values in)', '`Draft.apply` (one operation)', '`renderSurface` (values in)'].map((name, k) => [
+const scaling = ['`validate` (values in)', '`Draft.apply` (one operation)', '`Draft.apply` (a data write)', '`renderSurface` (values in)'].map((name, k) => [
   name, ...scaled.map((t) => t[k].toFixed(1)), doublings(k), ratio(scaled[4][k], scaled[0][k]),
 ]);
 console.log(`## Validator

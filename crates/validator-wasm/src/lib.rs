@@ -74,8 +74,14 @@
 //! the operation (never the action names), applies it in place recording how
 //! to undo it, and validates only the surfaces it can change. An operation on
 //! one component's `props` or `visible` re-checks that component alone and
-//! reuses the rest of the surface's known issues (a test checks this equals a
-//! full validation after random edits). The operation is refused when it
+//! reuses the rest of the surface's known issues. An operation on the data
+//! alone (an agent's data updates) checks no component, as none of their
+//! rules reads the data: the draft keeps each component's bindings and the
+//! data's serialized size, moves the size by the size of what the operation
+//! added, removed or replaced (not a walk of the data), and resolves again
+//! only the bindings through the path written (through the list, when an
+//! item is added to or taken from one). A test checks both equal a full
+//! validation after random edits, and the kept size the serialized length. The operation is refused when it
 //! introduces an error the surface did not have, and then undone. An
 //! operation whose only new errors are `unreachable`, `unresolved_child` or
 //! `no_root` is held (at most 3) and retried together with each later one.

@@ -8,14 +8,16 @@
 
 use crate::catalog::Catalog;
 use crate::issue::{issues_json, Issue};
-use crate::patch::{apply_operation, revert};
+use crate::patch::{apply_operation, get, revert, Undo};
 use crate::repair::{self, Repair};
 use crate::surface::{
-    is_page, object, section_path, sort_in_document_order, validate_component, validate_surface,
+    check_surface, component_alone, data_changed, is_page, json_size, key_size, object,
+    section_path, sort_in_document_order, under, unresolved, Checked, Place,
 };
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use surfaces_core::pointer::{self, array_index};
+use surfaces_core::problem::Binding;
 
 /// At most this many operations are held at a time.
 pub const MAX_HELD: usize = 3;
@@ -156,8 +158,11 @@ impl Report {
 }
 
 /// A document being edited operation by operation. It keeps the issues of
-/// each surface it has checked, so an operation on one component's props or
-/// `visible` re-checks that component only, and operations are applied in
+/// each surface it has checked, the bindings of each component and the size
+/// of the data, so an operation on one component's props or `visible`
+/// re-checks that component only, and one on the data alone checks the data
+/// again (its size moved by what changed, the bindings through the path
+/// written resolved again) and no component. Operations are applied in
 /// place and taken back when refused (no copy of the document).
 ///
 /// A round of edits may span several [`Draft::apply`] calls (a model's
@@ -190,8 +195,9 @@ impl Report {
 pub struct Draft {
     document: Value,
     /// The issues of each checked surface (`""` for a surface document,
-    /// `/sections/<i>` in a page), for the document as it is.
-    checked: HashMap<String, Vec<Issue>>,
+    /// `/sections/<i>` in a page), for the document as it is, with the
+    /// bindings its components hold.
+    checked: HashMap<String, Checked>,
     /// Operations waiting for a later one, across calls.
     held: Vec<Prepared>,
     /// The round's index of the next operation.
@@ -362,10 +368,10 @@ impl Draft {
     fn issues_of(&mut self, at: &str, catalog: &Catalog) -> Option<&Vec<Issue>> {
         if !self.checked.contains_key(at) {
             let surface = surface_at(&self.document, at)?;
-            let issues = validate_surface(surface, catalog);
-            self.checked.insert(at.to_string(), issues);
+            let checked = check_surface(surface, catalog, Place::Page);
+            self.checked.insert(at.to_string(), checked);
         }
-        self.checked.get(at)
+        self.checked.get(at).map(|checked| &checked.issues)
     }
 
     /// Applies `group` in place and keeps it if it introduces no error;
@@ -411,13 +417,43 @@ impl Draft {
                 continue;
             };
             let after = match (&local, self.checked.get(&after_at)) {
-                (Some(Local::Unchanged), Some(known)) => known.clone(),
+                (Some(Local::Unchanged), Some(known)) => After {
+                    issues: known.issues.clone(),
+                    bindings: Bindings::Kept,
+                    data_len: known.data_len,
+                },
                 (Some(Local::Component { surface: s, index }), Some(known)) if *s == after_at => {
                     revalidate_component(known, surface, *index, catalog)
                 }
-                _ => validate_surface(surface, catalog),
+                (
+                    Some(Local::Data {
+                        surface: s,
+                        written,
+                    }),
+                    Some(known),
+                ) if *s == after_at => {
+                    // Below the data itself, the size moves by what changed.
+                    let len = (!written.is_empty())
+                        .then(|| data_len_after(&self.document, known.data_len, &undo))
+                        .flatten();
+                    let (issues, data_len) = data_changed(known, surface, written, len);
+                    let bindings = Bindings::Kept;
+                    After {
+                        issues,
+                        bindings,
+                        data_len,
+                    }
+                }
+                _ => {
+                    let checked = check_surface(surface, catalog, Place::Page);
+                    After {
+                        issues: checked.issues,
+                        bindings: Bindings::All(checked.bindings),
+                        data_len: checked.data_len,
+                    }
+                }
             };
-            for issue in after.iter().filter(|i| i.is_error()) {
+            for issue in after.issues.iter().filter(|i| i.is_error()) {
                 if !before_errors
                     .as_ref()
                     .is_some_and(|b| b.contains(&(issue.code, issue.path.clone())))
@@ -445,7 +481,33 @@ impl Draft {
         if group.iter().any(|p| shifts_sections(&p.op)) {
             self.checked.clear();
         }
-        self.checked.extend(fresh);
+        for (
+            at,
+            After {
+                issues,
+                bindings,
+                data_len,
+            },
+        ) in fresh
+        {
+            if let Bindings::All(bindings) = bindings {
+                let checked = Checked {
+                    issues,
+                    bindings,
+                    data_len,
+                };
+                self.checked.insert(at, checked);
+            } else if let Some(known) = self.checked.get_mut(&at) {
+                known.issues = issues;
+                known.data_len = data_len;
+                if let Bindings::Of { index, base, found } = bindings {
+                    if let Some(bindings) = known.bindings.get_mut(index) {
+                        bindings.retain(|b| !in_props_or_visible(&b.at, &base));
+                        bindings.extend(found);
+                    }
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -465,11 +527,35 @@ fn error_keys(issues: &[Issue]) -> HashSet<(&'static str, String)> {
         .collect()
 }
 
-/// An operation whose effect is confined: nothing, or one component's
-/// `props` or `visible`.
+/// An operation whose effect is confined: nothing, one component's
+/// `props` or `visible`, or the data at and under `written` (a pointer
+/// into the data).
 enum Local {
     Unchanged,
     Component { surface: String, index: usize },
+    Data { surface: String, written: String },
+}
+
+/// A checked surface's issues after an operation, and what became of the
+/// bindings its components hold (changed in place when it is kept: one
+/// component's, not the surface's, per operation).
+struct After {
+    issues: Vec<Issue>,
+    bindings: Bindings,
+    data_len: usize,
+}
+
+enum Bindings {
+    Kept,
+    /// Component `index`'s (at `base`) in `props` and `visible` are now
+    /// `found`.
+    Of {
+        index: usize,
+        base: String,
+        found: Vec<Binding>,
+    },
+    /// Checked whole.
+    All(Vec<Vec<Binding>>),
 }
 
 fn local_change(doc: &Value, op: &Value) -> Option<Local> {
@@ -480,7 +566,8 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
     if !matches!(name, "add" | "replace" | "remove") {
         return None;
     }
-    let segments = pointer::parse(op.get("path")?.as_str()?).ok()?;
+    let path = op.get("path")?.as_str()?;
+    let segments = pointer::parse(path).ok()?;
     let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
     let (surface, rest) = match segs.as_slice() {
         ["sections", i, rest @ ..] if is_page(doc) => (section_path(array_index(i)?), rest),
@@ -492,6 +579,18 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
             surface,
             index: array_index(i)?,
         }),
+        ["data", ..] => {
+            // The path is the surface's, `/data`, then the pointer into it.
+            let mut written = path.get(surface.len() + "/data".len()..)?;
+            // An item added to or taken from a list moves the items after
+            // it: the list is what changed.
+            match written.rsplit_once('/') {
+                Some((list, last)) if last == "-" || array_index(last).is_some() => written = list,
+                _ => {}
+            }
+            let written = written.to_string();
+            Some(Local::Data { surface, written })
+        }
         _ => None,
     }
 }
@@ -512,36 +611,78 @@ fn shifts_sections(op: &Value) -> bool {
 }
 
 /// The issues of a surface after a change to component `index`'s `props`
-/// or `visible`: the known issues elsewhere, that component's afresh.
+/// or `visible`: the known issues and bindings elsewhere, that component's
+/// afresh.
 fn revalidate_component(
-    known: &[Issue],
+    known: &Checked,
     surface: &Value,
     index: usize,
     catalog: &Catalog,
-) -> Vec<Issue> {
+) -> After {
     let base = ["/components/", &index.to_string()].concat();
-    let props = [base.as_str(), "/props"].concat();
-    let visible = [base.as_str(), "/visible"].concat();
-    let under = |path: &str, prefix: &str| {
-        path.strip_prefix(prefix)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-    };
-    let mine = |path: &str| under(path, &props) || under(path, &visible);
-    let mut issues: Vec<Issue> = known.iter().filter(|i| !mine(&i.path)).cloned().collect();
+    let mine = |path: &str| in_props_or_visible(path, &base);
+    let mut issues: Vec<Issue> = known
+        .issues
+        .iter()
+        .filter(|i| !mine(&i.path))
+        .cloned()
+        .collect();
+    let mut found = Vec::new();
     if let Some(component) = surface.get("components").and_then(|c| c.get(index)) {
-        let empty = Value::Object(serde_json::Map::new());
-        let data = surface
-            .get("data")
-            .filter(|d| d.is_object())
-            .unwrap_or(&empty);
-        issues.extend(
-            validate_component(component, &base, catalog, Some(data))
-                .into_iter()
-                .filter(|i| mine(&i.path)),
-        );
+        let data = surface.get("data").filter(|d| d.is_object());
+        let outcome = component_alone(component, &base, catalog);
+        found = outcome
+            .bindings
+            .into_iter()
+            .filter(|b| mine(&b.at))
+            .collect();
+        issues.extend(outcome.issues.into_iter().filter(|i| mine(&i.path)));
+        unresolved(data, core::slice::from_ref(&found), "", &mut issues);
     }
     sort_in_document_order(surface, &mut issues);
-    issues
+    After {
+        issues,
+        bindings: Bindings::Of { index, base, found },
+        data_len: known.data_len,
+    }
+}
+
+/// The size of the data (serialized) after the changes `undo` takes back,
+/// from `len` before: each change measured where it happened (a member or
+/// item added, taken away or replaced), not the whole data. `None` when a
+/// change is not where its step says.
+fn data_len_after(doc: &Value, len: usize, undo: &[Undo]) -> Option<usize> {
+    let mut len = len;
+    for step in undo {
+        let (path, old) = match step {
+            Undo::Replace(path, old) => {
+                len = (len + json_size(get(doc, path)?)).checked_sub(json_size(old))?;
+                continue;
+            }
+            Undo::Remove(path) => (path, None),
+            Undo::Insert(path, old, _) => (path, Some(old)),
+        };
+        // A member or item added (`old` is `None`) or taken away, with its
+        // key and the comma before or after it.
+        let (last, parent) = path.split_last()?;
+        let (count, key) = match get(doc, parent)? {
+            Value::Object(map) => (map.len(), key_size(last)),
+            Value::Array(items) => (items.len(), 0),
+            _ => return None,
+        };
+        len = match old {
+            None => len + key + json_size(get(doc, path)?) + usize::from(count > 1),
+            Some(old) => len.checked_sub(key + json_size(old) + usize::from(count > 0))?,
+        };
+    }
+    Some(len)
+}
+
+/// Whether `path` (in a surface) is in the `props` or `visible` of the
+/// component at `base`.
+fn in_props_or_visible(path: &str, base: &str) -> bool {
+    let rest = path.strip_prefix(base).and_then(|r| r.strip_prefix('/'));
+    rest.is_some_and(|r| under(r, "props") || under(r, "visible"))
 }
 
 /// The surface at `at` (`""` is the whole document), when it is one to check.
@@ -661,5 +802,47 @@ fn prepare(doc: &Value, op: &Value, index: usize, catalog: &Catalog) -> Prepared
         op,
         path,
         repairs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_data_write_moves_the_data_size_by_what_it_changed() {
+        let catalog = Catalog::default_blog();
+        let surface = json!({"id": "s", "kind": "surface", "components": [
+            {"id": "root", "component": "Text", "props": {"text": {"path": "/a"}}}],
+            "data": {"a": "x"}});
+        let mut draft = Draft::new(surface);
+        draft.issues(&catalog);
+        let ops = [
+            json!({"op": "add", "path": "/data/b", "value": {}}),
+            json!({"op": "add", "path": "/data/b/k~1ey", "value": "é\n\"q\""}),
+            json!({"op": "add", "path": "/data/b/l", "value": [1.5, -2, null]}),
+            json!({"op": "add", "path": "/data/b/l/0", "value": true}),
+            json!({"op": "add", "path": "/data/b/l/-", "value": {"z": false}}),
+            json!({"op": "remove", "path": "/data/b/l/4"}),
+            json!({"op": "remove", "path": "/data/b/l/0"}),
+            json!({"op": "replace", "path": "/data/b/l/1", "value": 12345}),
+            json!({"op": "add", "path": "/data/a", "value": "replaced"}),
+            json!({"op": "remove", "path": "/data/b/k~1ey"}),
+            json!({"op": "remove", "path": "/data/b/l"}),
+            json!({"op": "remove", "path": "/data/b"}),
+            json!({"op": "add", "path": "/data/c", "value": []}),
+            json!({"op": "add", "path": "/data/c/-", "value": "only"}),
+            json!({"op": "remove", "path": "/data/c/0"}),
+            json!({"op": "replace", "path": "/data", "value": {"a": "whole"}}),
+        ];
+        for op in ops {
+            let report = draft.apply(&op, &catalog);
+            assert_eq!(report.applied.len(), 1, "{op} applies");
+            let counted = json_size(&draft.document()["data"]);
+            assert_eq!(draft.checked[""].data_len, counted, "after {op}");
+            let text = serde_json::to_string(&draft.document()["data"]).unwrap();
+            assert_eq!(counted, text.len(), "json_size is serde_json's length");
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use surfaces_core::condition;
 use surfaces_core::fence::is_component_id;
 use surfaces_core::pointer;
-use surfaces_core::problem::Findings;
+use surfaces_core::problem::{Binding, Findings};
 
 /// At most this many components per surface.
 pub const MAX_COMPONENTS: usize = 200;
@@ -227,10 +227,32 @@ pub fn validate_surface(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
 
 /// [`validate_surface`] for a surface in the given place.
 pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<Issue> {
+    check_surface(doc, catalog, place).issues
+}
+
+/// A checked surface: its issues, the data bindings each of its components
+/// holds (what [`data_changed`] reads; a component checked again has its
+/// own replaced), and its data's size (serialized compactly; 0 when the
+/// data is not an object), which a change to the data moves by the size of
+/// what it changed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Checked {
+    pub issues: Vec<Issue>,
+    pub bindings: Vec<Vec<Binding>>,
+    pub data_len: usize,
+}
+
+/// [`validate_surface_in`]'s issues, with the data bindings of each
+/// component: what [`data_changed`] needs to check the surface again when
+/// its data alone changed.
+pub(crate) fn check_surface(doc: &Value, catalog: &Catalog, place: Place) -> Checked {
     let mut issues = Vec::new();
     let Some(map) = doc.as_object() else {
         issues.push(Issue::error("invalid_surface", "", "a surface is an object {\"id\", \"kind\": \"surface\", \"catalog\", \"components\", \"data\"}"));
-        return issues;
+        return Checked {
+            issues,
+            ..Checked::default()
+        };
     };
     let empty = Vec::new();
     let components = match map.get("components") {
@@ -243,19 +265,6 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
                 "\"components\" is a list of components",
             ));
             &empty
-        }
-    };
-    let empty_data = Value::Object(Map::new());
-    let data = match map.get("data") {
-        None => &empty_data,
-        Some(d @ Value::Object(_)) => d,
-        Some(_) => {
-            issues.push(Issue::error(
-                "invalid_data",
-                "/data",
-                "\"data\" is a JSON object",
-            ));
-            &empty_data
         }
     };
     if components.len() > MAX_COMPONENTS {
@@ -276,17 +285,106 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
         pointer::push_index(&mut at, i);
         let outcome = check_component(component, &mut at, catalog, Some((&tree, components, i)));
         issues.extend(outcome.issues);
-        bindings.extend(outcome.bindings);
+        bindings.push(outcome.bindings);
         at.truncate("/components".len());
     }
-    check_data(data, place, &mut issues);
-    for binding in bindings {
-        if !resolves(data, &binding.pointer) {
+    let (data, data_len) = data_issues(map, place, None, &mut issues);
+    unresolved(data, &bindings, "", &mut issues);
+    sort_in_document_order(doc, &mut issues);
+    Checked {
+        issues,
+        bindings,
+        data_len,
+    }
+}
+
+/// The issues of `surface`, whose data alone changed (at and under
+/// `written`, a pointer into the data) since it had `known`
+/// ([`check_surface`]'s, for a page section): the components' kept (none of
+/// their rules reads the data), the data's own found again, and the
+/// bindings through `written` resolved again. With the data's size: `len`
+/// when the caller measured it from the change, else counted.
+pub(crate) fn data_changed(
+    known: &Checked,
+    surface: &Value,
+    written: &str,
+    len: Option<usize>,
+) -> (Vec<Issue>, usize) {
+    let bindings = &known.bindings;
+    // Whether a binding through `written` sits at `at` (in a component:
+    // only its own bindings are looked at).
+    let moved = |at: &str| {
+        let index = at
+            .strip_prefix("/components/")
+            .and_then(|r| r.split('/').next());
+        let own = index
+            .and_then(pointer::array_index)
+            .and_then(|i| bindings.get(i));
+        let mut own = own.into_iter().flatten();
+        own.any(|b| b.at == at && under(&b.pointer, written))
+    };
+    // The data's own issues point at or under /data; no other rule does.
+    let kept = known
+        .issues
+        .iter()
+        .filter(|i| !(under(&i.path, "/data") || i.code == "missing_data" && moved(&i.path)));
+    let mut issues: Vec<Issue> = kept.cloned().collect();
+    let empty = Map::new();
+    let map = surface.as_object().unwrap_or(&empty);
+    let (data, len) = data_issues(map, Place::Page, len, &mut issues);
+    unresolved(data, bindings, written, &mut issues);
+    sort_in_document_order(surface, &mut issues);
+    (issues, len)
+}
+
+/// Whether JSON Pointer `path` is `prefix` or under it.
+pub(crate) fn under(path: &str, prefix: &str) -> bool {
+    let rest = path.strip_prefix(prefix);
+    rest.is_some_and(|r| r.is_empty() || r.starts_with('/'))
+}
+
+/// The issues of surface `map`'s data of its own (not an object, too
+/// large, its `$source` values), giving the data when it is an object, and
+/// its size (`len` when known, else counted; 0 when it is no object).
+fn data_issues<'m>(
+    map: &'m Map<String, Value>,
+    place: Place,
+    len: Option<usize>,
+    issues: &mut Vec<Issue>,
+) -> (Option<&'m Value>, usize) {
+    let data = match map.get("data") {
+        None => return (None, 0),
+        Some(d @ Value::Object(_)) => d,
+        Some(_) => {
+            issues.push(Issue::error(
+                "invalid_data",
+                "/data",
+                "\"data\" is a JSON object",
+            ));
+            return (None, 0);
+        }
+    };
+    let len = len.unwrap_or_else(|| json_size(data));
+    check_data(data, len, place, issues);
+    (Some(data), len)
+}
+
+/// A `missing_data` warning for each of `bindings` (those of each
+/// component) through `written` (a pointer into the data; `""` for all)
+/// that `data` (an empty object when `None`) does not resolve.
+pub(crate) fn unresolved(
+    data: Option<&Value>,
+    bindings: &[Vec<Binding>],
+    written: &str,
+    issues: &mut Vec<Issue>,
+) {
+    let empty = Value::Object(Map::new());
+    let data = data.unwrap_or(&empty);
+    for binding in bindings.iter().flatten() {
+        if under(&binding.pointer, written) && !resolves(data, &binding.pointer) {
             issues.push(missing_data(binding));
         }
     }
-    sort_in_document_order(doc, &mut issues);
-    issues
 }
 
 /// Validates one component, at `at` in its surface, by the rules that need
@@ -299,27 +397,34 @@ pub fn validate_component(
     catalog: &Catalog,
     data: Option<&Value>,
 ) -> Vec<Issue> {
-    let mut here = at.to_string();
-    let outcome = check_component(component, &mut here, catalog, None);
+    let outcome = component_alone(component, at, catalog);
     let mut issues = outcome.issues;
-    if let Some(data) = data {
-        for binding in outcome.bindings {
-            if !resolves(data, &binding.pointer) {
-                issues.push(missing_data(binding));
-            }
-        }
+    if data.is_some() {
+        unresolved(
+            data,
+            core::slice::from_ref(&outcome.bindings),
+            "",
+            &mut issues,
+        );
     }
     issues
 }
 
-fn missing_data(binding: surfaces_core::problem::Binding) -> Issue {
+/// What the rules that need no other component find in `component` (at
+/// `at`), with the bindings it holds.
+pub(crate) fn component_alone(component: &Value, at: &str, catalog: &Catalog) -> Outcome {
+    let mut here = at.to_string();
+    check_component(component, &mut here, catalog, None)
+}
+
+fn missing_data(binding: &Binding) -> Issue {
     let message = [
         "the bound path \"",
         &binding.pointer,
         "\" does not resolve in data; add it to data or fix the path",
     ]
     .concat();
-    Issue::warning("missing_data", binding.at, message)
+    Issue::warning("missing_data", binding.at.as_str(), message)
 }
 
 fn resolves(data: &Value, path: &str) -> bool {
@@ -724,9 +829,9 @@ fn check_children(
     at.truncate(len);
 }
 
-/// Checks `data`: size and `$source` values.
-fn check_data(data: &Value, place: Place, issues: &mut Vec<Issue>) {
-    if data_too_large(data) {
+/// Checks `data` (of size `len`): size and `$source` values.
+fn check_data(data: &Value, len: usize, place: Place, issues: &mut Vec<Issue>) {
+    if len > MAX_DATA_BYTES {
         issues.push(Issue::error(
             "data_too_large",
             "/data",
@@ -847,6 +952,18 @@ fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec
 /// ```
 pub fn data_too_large(data: &Value) -> bool {
     serialized_len_exceeds(data, MAX_DATA_BYTES)
+}
+
+/// The size of `value` serialized compactly (as serde_json writes it).
+pub(crate) fn json_size(value: &Value) -> usize {
+    let mut size = 0;
+    add_json_size(value, &mut size, usize::MAX);
+    size
+}
+
+/// The size of an object member's key serialized, with its colon.
+pub(crate) fn key_size(key: &str) -> usize {
+    string_size(key) + 1
 }
 
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;

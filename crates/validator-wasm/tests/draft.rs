@@ -1,5 +1,6 @@
-//! A draft re-checks only what an operation can change; what it reports must
-//! equal a full validation after every operation.
+//! A draft re-checks only what an operation can change (one component's
+//! props or visible, or the data alone); what it reports must equal a full
+//! validation after every operation.
 
 use serde_json::{json, Value};
 use testkit::Rng;
@@ -26,6 +27,8 @@ fn random_value(rng: &mut Rng) -> Value {
         json!(9),
         json!({"path": "/title"}),
         json!({"path": "/missing"}),
+        json!({"path": "/list/1"}),
+        json!({"path": "/extra/nested"}),
         json!({"path": "nope"}),
         json!({"path": "/__proto__"}),
         json!({"call": "concat", "args": {"values": ["a", {"path": "/plan"}]}}),
@@ -42,6 +45,34 @@ fn random_value(rng: &mut Rng) -> Value {
     values[rng.below(values.len())].clone()
 }
 
+/// An operation on the data alone: a bound value written, added or
+/// removed, the whole data replaced (by an object or not), a `$source`
+/// (valid or not), a value past the size limit.
+fn data_op(rng: &mut Rng) -> Value {
+    let keys = ["title", "open", "plan", "email", "extra", "src"];
+    let key = keys[rng.below(keys.len())];
+    let values = [
+        json!("a"),
+        json!(false),
+        json!({"nested": 1}),
+        json!({"$source": "entries", "query": {"collection": "posts", "limit": 5}}),
+        json!({"$source": "rows", "query": {}}),
+        json!("x".repeat(70_000)),
+    ];
+    let value = values[rng.below(values.len())].clone();
+    let at = ["0", "1", "-"][rng.below(3)];
+    match rng.below(8) {
+        5 => json!({"op": "add", "path": "/data/list", "value": ["a"]}),
+        6 => json!({"op": "add", "path": format!("/data/list/{at}"), "value": value}),
+        7 => json!({"op": "remove", "path": "/data/list/0"}),
+        0 => json!({"op": "remove", "path": format!("/data/{key}")}),
+        1 => json!({"op": "replace", "path": "/data", "value": {"title": "T", key: value}}),
+        2 => json!({"op": "replace", "path": "/data", "value": [1]}),
+        3 => json!({"op": "replace", "path": format!("/data/{key}"), "value": value}),
+        _ => json!({"op": "add", "path": format!("/data/{key}"), "value": value}),
+    }
+}
+
 #[test]
 fn incremental_checks_equal_full_validation() {
     let catalog = Catalog::default_blog();
@@ -53,7 +84,8 @@ fn incremental_checks_equal_full_validation() {
         let mut draft = Draft::new(surface());
         for _ in 0..40 {
             let index = 1 + rng.below(5);
-            let op = match rng.below(5) {
+            let op = match rng.below(8) {
+                5 | 6 => data_op(&mut rng),
                 0 => {
                     json!({"op": "replace", "path": format!("/components/{index}/visible"), "value": random_value(&mut rng)})
                 }
@@ -144,10 +176,13 @@ fn pages_keep_their_other_sections_checked() {
     let ops = json!([
         {"op": "add", "path": "/sections/2/components/1/props/level", "value": 9},
         {"op": "add", "path": "/sections/0", "value": {"kind": "prose", "text": "new first"}},
-        {"op": "replace", "path": "/sections/1/components/5/props", "value": {}}
+        {"op": "replace", "path": "/sections/1/components/5/props", "value": {}},
+        {"op": "remove", "path": "/sections/3/data/title"},
+        {"op": "add", "path": "/sections/1/data/extra", "value": {"$source": "rows"}}
     ]);
     let report = draft.apply(&ops, &catalog);
-    assert_eq!(report.applied, [0, 1, 2]);
+    assert_eq!(report.applied, [0, 1, 2, 3]);
+    assert_eq!(report.refused.len(), 1, "an invalid $source is refused");
     let mut full = Vec::new();
     for (i, section) in draft.document()["sections"]
         .as_array()
