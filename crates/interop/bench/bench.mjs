@@ -69,8 +69,9 @@ const ways = {
     importer.finish();
     importer.free();
   },
-  // The Draft validates the surface at each operation: its cost, not the
-  // import's, grows with the surface (the validator's own benchmark).
+  // The Draft validates the surface at each component added (a data write
+  // checks the data alone): its cost, not the import's, grows with the
+  // surface (the validator's own benchmark).
   "A2uiImport, JSON Lines in 64-byte chunks, into a Draft": (messages, text) => {
     const importer = new interop.A2uiImport();
     const draft = new Draft({});
