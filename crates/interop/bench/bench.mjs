@@ -1,6 +1,6 @@
-// A2UI message streams of 500 and 1,000 components (and 2,000 and 4,000) (a root Column naming
-// the others, one updateComponents message per component, then one data update
-// each, A2UI v0.9 basic catalog) through the package's ./interop (the Studio
+// A2UI message streams of 500 and 1,000 components, and of 2,000 and 4,000
+// (a root Column naming the others, one updateComponents message per
+// component, then one data update each, A2UI v0.9 basic catalog) through the package's ./interop (the Studio
 // module scripts/build made, where dist/artifacts.json says): fromA2ui of
 // the whole list, and A2uiImport fed message by message (values) and as
 // JSON Lines text in 64-byte chunks, each push's operations applied to a
@@ -50,19 +50,16 @@ const timed = (f) => {
 // Each way with the sizes it runs at: the import up to the converter's
 // limit (1,000 components) and past it (2,000 and 4,000), the Draft up to
 // the validator's (200).
+const byMessage = (messages) => {
+  const importer = new interop.A2uiImport();
+  for (const m of messages) importer.push(m);
+  importer.free();
+};
 const ways = {
   "fromA2ui, the whole list": (messages) => interop.fromA2ui(messages),
-  "A2uiImport, message by message": (messages) => {
-    const importer = new interop.A2uiImport();
-    for (const m of messages) importer.push(m);
-    importer.free();
-  },
+  "A2uiImport, message by message": byMessage,
   // Past the converter's limit: the rest left out, message by message.
-  "A2uiImport, message by message, past the 1,000-component limit": (messages) => {
-    const importer = new interop.A2uiImport();
-    for (const m of messages) importer.push(m);
-    importer.free();
-  },
+  "A2uiImport, message by message, past the 1,000-component limit": byMessage,
   "A2uiImport, JSON Lines in 64-byte chunks": (messages, text) => {
     const importer = new interop.A2uiImport();
     for (let i = 0; i < text.length; i += 64) importer.push(text.slice(i, i + 64));

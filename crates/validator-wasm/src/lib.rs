@@ -79,9 +79,11 @@
 //! rules reads the data: the draft keeps each component's bindings and the
 //! data's serialized size, moves the size by the size of what the operation
 //! added, removed or replaced (not a walk of the data), and resolves again
-//! only the bindings through the path written (through the list, when an
-//! item is added to or taken from one). A test checks both equal a full
-//! validation after random edits, and the kept size the serialized length. The operation is refused when it
+//! the bindings of the components with one through the path written
+//! (through the list, when an item is added to or taken from one; through
+//! the member, when its `$source` is). Tests check that both paths equal a
+//! full validation after random edits, and that the kept size is the
+//! serialized length. The operation is refused when it
 //! introduces an error the surface did not have, and then undone. An
 //! operation whose only new errors are `unreachable`, `unresolved_child` or
 //! `no_root` is held (at most 3) and retried together with each later one.

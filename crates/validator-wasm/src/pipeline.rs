@@ -433,9 +433,9 @@ impl Draft {
                     Some(known),
                 ) if *s == after_at => {
                     // Below the data itself, the size moves by what changed.
-                    let len = (!written.is_empty())
-                        .then(|| data_len_after(&self.document, known.data_len, &undo))
-                        .flatten();
+                    let len = (known.data_len)
+                        .filter(|_| !written.is_empty())
+                        .and_then(|len| data_len_after(&self.document, len, &undo));
                     let (issues, data_len) = data_changed(known, surface, written, len);
                     let bindings = Bindings::Kept;
                     After {
@@ -536,15 +536,18 @@ enum Local {
     Data { surface: String, written: String },
 }
 
-/// A checked surface's issues after an operation, and what became of the
-/// bindings its components hold (changed in place when it is kept: one
-/// component's, not the surface's, per operation).
+/// A checked surface's issues after an operation, what became of the
+/// bindings its components hold, and its data's size: what the draft keeps
+/// when the operation is applied.
 struct After {
     issues: Vec<Issue>,
     bindings: Bindings,
-    data_len: usize,
+    data_len: Option<usize>,
 }
 
+/// What an operation did to a checked surface's bindings: the draft
+/// changes its own in place (one component's at most, never a copy of the
+/// surface's per operation).
 enum Bindings {
     Kept,
     /// Component `index`'s (at `base`) in `props` and `visible` are now
@@ -583,9 +586,11 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
             // The path is the surface's, `/data`, then the pointer into it.
             let mut written = path.get(surface.len() + "/data".len()..)?;
             // An item added to or taken from a list moves the items after
-            // it: the list is what changed.
+            // it: the list is what changed. A member's `$source` decides
+            // whether every path into the member resolves: the member is.
             match written.rsplit_once('/') {
                 Some((list, last)) if last == "-" || array_index(last).is_some() => written = list,
+                Some((member, "$source")) if member.rfind('/') == Some(0) => written = member,
                 _ => {}
             }
             let written = written.to_string();
@@ -637,7 +642,7 @@ fn revalidate_component(
             .filter(|b| mine(&b.at))
             .collect();
         issues.extend(outcome.issues.into_iter().filter(|i| mine(&i.path)));
-        unresolved(data, core::slice::from_ref(&found), "", &mut issues);
+        unresolved(data, core::slice::from_ref(&found), &mut issues);
     }
     sort_in_document_order(surface, &mut issues);
     After {
@@ -840,7 +845,7 @@ mod tests {
             let report = draft.apply(&op, &catalog);
             assert_eq!(report.applied.len(), 1, "{op} applies");
             let counted = json_size(&draft.document()["data"]);
-            assert_eq!(draft.checked[""].data_len, counted, "after {op}");
+            assert_eq!(draft.checked[""].data_len, Some(counted), "after {op}");
             let text = serde_json::to_string(&draft.document()["data"]).unwrap();
             assert_eq!(counted, text.len(), "json_size is serde_json's length");
         }

@@ -232,14 +232,14 @@ pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<
 
 /// A checked surface: its issues, the data bindings each of its components
 /// holds (what [`data_changed`] reads; a component checked again has its
-/// own replaced), and its data's size (serialized compactly; 0 when the
-/// data is not an object), which a change to the data moves by the size of
-/// what it changed.
+/// own replaced), and its data's size serialized compactly, which a change
+/// to the data moves by the size of what it changed (`None` when the data
+/// is no object, or when counting stopped at the limit).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Checked {
     pub issues: Vec<Issue>,
     pub bindings: Vec<Vec<Binding>>,
-    pub data_len: usize,
+    pub data_len: Option<usize>,
 }
 
 /// [`validate_surface_in`]'s issues, with the data bindings of each
@@ -289,7 +289,7 @@ pub(crate) fn check_surface(doc: &Value, catalog: &Catalog, place: Place) -> Che
         at.truncate("/components".len());
     }
     let (data, data_len) = data_issues(map, place, None, &mut issues);
-    unresolved(data, &bindings, "", &mut issues);
+    unresolved(data, &bindings, &mut issues);
     sort_in_document_order(doc, &mut issues);
     Checked {
         issues,
@@ -302,37 +302,41 @@ pub(crate) fn check_surface(doc: &Value, catalog: &Catalog, place: Place) -> Che
 /// `written`, a pointer into the data) since it had `known`
 /// ([`check_surface`]'s, for a page section): the components' kept (none of
 /// their rules reads the data), the data's own found again, and the
-/// bindings through `written` resolved again. With the data's size: `len`
-/// when the caller measured it from the change, else counted.
+/// bindings of each component with one through `written` resolved again
+/// (all of that component's, in order, as a full check gives them). With
+/// the data's size: `len` when the caller measured it from the change,
+/// else counted.
 pub(crate) fn data_changed(
     known: &Checked,
     surface: &Value,
     written: &str,
     len: Option<usize>,
-) -> (Vec<Issue>, usize) {
-    let bindings = &known.bindings;
-    // Whether a binding through `written` sits at `at` (in a component:
-    // only its own bindings are looked at).
-    let moved = |at: &str| {
+) -> (Vec<Issue>, Option<usize>) {
+    let moved: Vec<bool> = (known.bindings.iter())
+        .map(|own| own.iter().any(|b| under(&b.pointer, written)))
+        .collect();
+    // Whether `at` is in a component with a binding through `written`.
+    let in_moved = |at: &str| {
         let index = at
             .strip_prefix("/components/")
             .and_then(|r| r.split('/').next());
-        let own = index
-            .and_then(pointer::array_index)
-            .and_then(|i| bindings.get(i));
-        let mut own = own.into_iter().flatten();
-        own.any(|b| b.at == at && under(&b.pointer, written))
+        let index = index.and_then(pointer::array_index);
+        index.and_then(|i| moved.get(i)).is_some_and(|m| *m)
     };
     // The data's own issues point at or under /data; no other rule does.
     let kept = known
         .issues
         .iter()
-        .filter(|i| !(under(&i.path, "/data") || i.code == "missing_data" && moved(&i.path)));
+        .filter(|i| !(under(&i.path, "/data") || i.code == "missing_data" && in_moved(&i.path)));
     let mut issues: Vec<Issue> = kept.cloned().collect();
     let empty = Map::new();
     let map = surface.as_object().unwrap_or(&empty);
     let (data, len) = data_issues(map, Place::Page, len, &mut issues);
-    unresolved(data, bindings, written, &mut issues);
+    for (own, moved) in known.bindings.iter().zip(moved) {
+        if moved {
+            unresolved(data, core::slice::from_ref(own), &mut issues);
+        }
+    }
     sort_in_document_order(surface, &mut issues);
     (issues, len)
 }
@@ -345,15 +349,16 @@ pub(crate) fn under(path: &str, prefix: &str) -> bool {
 
 /// The issues of surface `map`'s data of its own (not an object, too
 /// large, its `$source` values), giving the data when it is an object, and
-/// its size (`len` when known, else counted; 0 when it is no object).
+/// its size (`len` when known, else counted up to the limit: `None` past
+/// it, or when the data is no object).
 fn data_issues<'m>(
     map: &'m Map<String, Value>,
     place: Place,
     len: Option<usize>,
     issues: &mut Vec<Issue>,
-) -> (Option<&'m Value>, usize) {
+) -> (Option<&'m Value>, Option<usize>) {
     let data = match map.get("data") {
-        None => return (None, 0),
+        None => return (None, None),
         Some(d @ Value::Object(_)) => d,
         Some(_) => {
             issues.push(Issue::error(
@@ -361,27 +366,21 @@ fn data_issues<'m>(
                 "/data",
                 "\"data\" is a JSON object",
             ));
-            return (None, 0);
+            return (None, None);
         }
     };
-    let len = len.unwrap_or_else(|| json_size(data));
+    let len = len.or_else(|| json_size_within(data, MAX_DATA_BYTES));
     check_data(data, len, place, issues);
     (Some(data), len)
 }
 
 /// A `missing_data` warning for each of `bindings` (those of each
-/// component) through `written` (a pointer into the data; `""` for all)
-/// that `data` (an empty object when `None`) does not resolve.
-pub(crate) fn unresolved(
-    data: Option<&Value>,
-    bindings: &[Vec<Binding>],
-    written: &str,
-    issues: &mut Vec<Issue>,
-) {
+/// component) that `data` (an empty object when `None`) does not resolve.
+pub(crate) fn unresolved(data: Option<&Value>, bindings: &[Vec<Binding>], issues: &mut Vec<Issue>) {
     let empty = Value::Object(Map::new());
     let data = data.unwrap_or(&empty);
     for binding in bindings.iter().flatten() {
-        if under(&binding.pointer, written) && !resolves(data, &binding.pointer) {
+        if !resolves(data, &binding.pointer) {
             issues.push(missing_data(binding));
         }
     }
@@ -400,12 +399,7 @@ pub fn validate_component(
     let outcome = component_alone(component, at, catalog);
     let mut issues = outcome.issues;
     if data.is_some() {
-        unresolved(
-            data,
-            core::slice::from_ref(&outcome.bindings),
-            "",
-            &mut issues,
-        );
+        unresolved(data, core::slice::from_ref(&outcome.bindings), &mut issues);
     }
     issues
 }
@@ -829,9 +823,10 @@ fn check_children(
     at.truncate(len);
 }
 
-/// Checks `data` (of size `len`): size and `$source` values.
-fn check_data(data: &Value, len: usize, place: Place, issues: &mut Vec<Issue>) {
-    if len > MAX_DATA_BYTES {
+/// Checks `data` (of size `len`, `None` past the limit): size and
+/// `$source` values.
+fn check_data(data: &Value, len: Option<usize>, place: Place, issues: &mut Vec<Issue>) {
+    if len.is_none_or(|len| len > MAX_DATA_BYTES) {
         issues.push(Issue::error(
             "data_too_large",
             "/data",
@@ -940,8 +935,9 @@ fn check_source(value: &Value, source: &Value, at: &mut String, issues: &mut Vec
 
 /// Whether `data`, serialized compactly as UTF-8, is larger than
 /// [`MAX_DATA_BYTES`] (`data_too_large`): the one measure of data size, for
-/// whole surfaces and for each data line of a fence alike. Counts without
-/// serializing, and stops as soon as the limit is passed.
+/// whole surfaces and for each data line of a fence alike (a `Draft` keeps
+/// a surface's and moves it by the size of what each data write changed).
+/// Counts without serializing, and stops as soon as the limit is passed.
 ///
 /// ```
 /// use validator_wasm::surface::{data_too_large, MAX_DATA_BYTES};
@@ -956,9 +952,13 @@ pub fn data_too_large(data: &Value) -> bool {
 
 /// The size of `value` serialized compactly (as serde_json writes it).
 pub(crate) fn json_size(value: &Value) -> usize {
+    json_size_within(value, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// [`json_size`] when it is at most `limit`; counting stops past it.
+fn json_size_within(value: &Value, limit: usize) -> Option<usize> {
     let mut size = 0;
-    add_json_size(value, &mut size, usize::MAX);
-    size
+    add_json_size(value, &mut size, limit).then_some(size)
 }
 
 /// The size of an object member's key serialized, with its colon.
@@ -969,8 +969,7 @@ pub(crate) fn key_size(key: &str) -> usize {
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;
 /// stops counting as soon as it is.
 pub(crate) fn serialized_len_exceeds(value: &Value, limit: usize) -> bool {
-    let mut size = 0;
-    !add_json_size(value, &mut size, limit)
+    json_size_within(value, limit).is_none()
 }
 
 /// Adds the compact JSON size of `value` to `size` (as serde_json writes

@@ -29,6 +29,7 @@ fn random_value(rng: &mut Rng) -> Value {
         json!({"path": "/missing"}),
         json!({"path": "/list/1"}),
         json!({"path": "/extra/nested"}),
+        json!({"path": "/src/x"}),
         json!({"path": "nope"}),
         json!({"path": "/__proto__"}),
         json!({"call": "concat", "args": {"values": ["a", {"path": "/plan"}]}}),
@@ -57,11 +58,15 @@ fn data_op(rng: &mut Rng) -> Value {
         json!({"nested": 1}),
         json!({"$source": "entries", "query": {"collection": "posts", "limit": 5}}),
         json!({"$source": "rows", "query": {}}),
+        json!({"query": {"collection": "posts"}}),
         json!("x".repeat(70_000)),
     ];
     let value = values[rng.below(values.len())].clone();
     let at = ["0", "1", "-"][rng.below(3)];
-    match rng.below(8) {
+    match rng.below(10) {
+        // A member's $source makes every path into it resolve.
+        8 => json!({"op": "add", "path": "/data/src/$source", "value": "entries"}),
+        9 => json!({"op": "remove", "path": "/data/src/$source"}),
         5 => json!({"op": "add", "path": "/data/list", "value": ["a"]}),
         6 => json!({"op": "add", "path": format!("/data/list/{at}"), "value": value}),
         7 => json!({"op": "remove", "path": "/data/list/0"}),
@@ -198,4 +203,28 @@ fn pages_keep_their_other_sections_checked() {
         }
     }
     assert_eq!(draft.issues(&catalog), full);
+}
+
+#[test]
+fn a_members_source_written_alone_resolves_the_paths_into_it_again() {
+    let catalog = Catalog::default_blog();
+    let mut doc = surface();
+    doc["components"][1]["props"]["text"] = json!({"path": "/src/0/title"});
+    doc["data"]["src"] = json!({"query": {"collection": "posts"}});
+    let mut draft = Draft::new(doc);
+    let missing = |draft: &mut Draft| {
+        let issues = draft.issues(&catalog);
+        assert_eq!(issues, validate_surface(draft.document(), &catalog));
+        issues.iter().any(|i| i.code == "missing_data")
+    };
+    assert!(missing(&mut draft), "no $source: the path does not resolve");
+    let add = json!({"op": "add", "path": "/data/src/$source", "value": "entries"});
+    assert_eq!(draft.apply(&add, &catalog).applied.len(), 1);
+    assert!(
+        !missing(&mut draft),
+        "a $source resolves every path into it"
+    );
+    let remove = json!({"op": "remove", "path": "/data/src/$source"});
+    assert_eq!(draft.apply(&remove, &catalog).applied.len(), 1);
+    assert!(missing(&mut draft));
 }

@@ -91,7 +91,7 @@ pub(super) struct Walk<'a, 't> {
     /// Whether this walks the whole surface from root ([`Tree::new`]),
     /// so that where the count limit cuts it is recorded, not a reason
     /// to convert again whole.
-    pub whole: bool,
+    whole: bool,
 }
 
 /// What a walk gave above the components it converted.
@@ -146,6 +146,14 @@ impl<'a, 't> Walk<'a, 't> {
             kept: BTreeSet::new(),
             made: Vec::new(),
             whole: false,
+        }
+    }
+
+    /// A walk of the whole surface, from root ([`Tree::new`]'s).
+    pub fn whole(state: &'a SurfaceState, tree: &'t mut Tree) -> Walk<'a, 't> {
+        Walk {
+            whole: true,
+            ..Walk::new(state, tree)
         }
     }
 

@@ -121,10 +121,10 @@ pub struct Tree {
     pub local: bool,
     /// The components converted so far (with panels), against the limit.
     pub count: usize,
-    /// Where the limit cut the whole walk, when it did: the component
-    /// being converted, and how many items it had. Its items from there on
-    /// are past the cut (children never defined, and notes), and so are
-    /// its ancestors' after the child leading to it.
+    /// Where the limit cut the whole walk, when it did: the component whose
+    /// child the limit first left out, and how many items it had then. Its
+    /// items from there on are past the cut (children never defined, and
+    /// notes), and so are its ancestors' after the child leading to it.
     pub cut: Option<(Key, usize)>,
     /// Which nodes read a definition, and which name a component (one
     /// map type for both: each is code in the WebAssembly module).
@@ -149,8 +149,7 @@ impl Tree {
         }
         tree.registered = state.order.len();
         if state.components.contains_key("root") {
-            let mut walk = Walk::new(state, &mut tree);
-            walk.whole = true;
+            let mut walk = Walk::whole(state, &mut tree);
             walk.component("root", &Scope::default(), &at(&state.at, "surfaceId"), 1);
             tree.top = walk.finish().items;
         }
@@ -653,8 +652,8 @@ impl Tree {
     }
 }
 
-/// Where `items` name `key`, and where its parent names it, when they name
-/// it once.
+/// The slot and `at_ref` where `items` name `key`, when they name it
+/// exactly once.
 fn named_once<'i>(items: &'i [Item], key: &Key) -> Option<(usize, &'i str)> {
     let mut named = items
         .iter()
