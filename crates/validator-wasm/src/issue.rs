@@ -114,7 +114,7 @@ pub fn has_errors(issues: &[Issue]) -> bool {
 }
 
 /// What evaluation found: issues in document order, and the bindings met.
-#[derive(Default, Clone)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct Outcome {
     pub issues: Vec<Issue>,
     pub bindings: Vec<Binding>,

@@ -81,9 +81,13 @@
 //! added, removed or replaced (not a walk of the data), and resolves again
 //! the bindings of the components with one through the path written
 //! (through the list, when an item is added to or taken from one; through
-//! the member, when its `$source` is). Tests check that both paths equal a
-//! full validation after random edits, and that the kept size is the
-//! serialized length. The operation is refused when it
+//! the member, when its `$source` is). Any other operation checks the
+//! surface whole, but each component's props and `visible` (the costly
+//! part, which reads no other component) only from the first component
+//! the operation touched on: a component added at the end, or an id linked
+//! into a parent's children, checks the new component's alone. Tests check
+//! that every path equals a full validation after random edits, and that
+//! the kept size is the serialized length. The operation is refused when it
 //! introduces an error the surface did not have, and then undone. An
 //! operation whose only new errors are `unreachable`, `unresolved_child` or
 //! `no_root` is held (at most 3) and retried together with each later one.

@@ -7,17 +7,16 @@
 //! had an error elsewhere can still be edited.
 
 use crate::catalog::Catalog;
-use crate::issue::{issues_json, Issue};
+use crate::issue::{issues_json, Issue, Outcome};
 use crate::patch::{apply_operation, get, revert, Undo};
 use crate::repair::{self, Repair};
 use crate::surface::{
-    check_surface, component_alone, data_changed, is_page, json_size, key_size, object,
+    check_surface, component_part, data_changed, is_page, json_size, key_size, object,
     section_path, sort_in_document_order, under, unresolved, Checked, Place,
 };
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use surfaces_core::pointer::{self, array_index};
-use surfaces_core::problem::Binding;
 
 /// At most this many operations are held at a time.
 pub const MAX_HELD: usize = 3;
@@ -158,12 +157,16 @@ impl Report {
 }
 
 /// A document being edited operation by operation. It keeps the issues of
-/// each surface it has checked, the bindings of each component and the size
-/// of the data, so an operation on one component's props or `visible`
-/// re-checks that component only, and one on the data alone checks the data
-/// again (its size moved by what changed, the bindings through the path
-/// written resolved again) and no component. Operations are applied in
-/// place and taken back when refused (no copy of the document).
+/// each surface it has checked, each component's part (what its props and
+/// `visible` gave, with its bindings) and the size of the data, so an
+/// operation on one component's props or `visible` re-checks that
+/// component only; one on the data alone checks the data again (its size
+/// moved by what changed, the bindings through the path written resolved
+/// again) and no component; and any other checks the surface whole but
+/// reuses the parts of the components before the first it touched (all of
+/// them, for a component added at the end or a child linked). Operations
+/// are applied in place and taken back when refused (no copy of the
+/// document).
 ///
 /// A round of edits may span several [`Draft::apply`] calls (a model's
 /// steps): operations are numbered from 0 over the whole round, held
@@ -368,7 +371,7 @@ impl Draft {
     fn issues_of(&mut self, at: &str, catalog: &Catalog) -> Option<&Vec<Issue>> {
         if !self.checked.contains_key(at) {
             let surface = surface_at(&self.document, at)?;
-            let checked = check_surface(surface, catalog, Place::Page);
+            let checked = check_surface(surface, catalog, Place::Page, &[]);
             self.checked.insert(at.to_string(), checked);
         }
         self.checked.get(at).map(|checked| &checked.issues)
@@ -419,7 +422,7 @@ impl Draft {
             let after = match (&local, self.checked.get(&after_at)) {
                 (Some(Local::Unchanged), Some(known)) => After {
                     issues: known.issues.clone(),
-                    bindings: Bindings::Kept,
+                    parts: Parts::Kept,
                     data_len: known.data_len,
                 },
                 (Some(Local::Component { surface: s, index }), Some(known)) if *s == after_at => {
@@ -437,18 +440,30 @@ impl Draft {
                         .filter(|_| !written.is_empty())
                         .and_then(|len| data_len_after(&self.document, len, &undo));
                     let (issues, data_len) = data_changed(known, surface, written, len);
-                    let bindings = Bindings::Kept;
+                    let parts = Parts::Kept;
                     After {
                         issues,
-                        bindings,
+                        parts,
                         data_len,
                     }
                 }
-                _ => {
-                    let checked = check_surface(surface, catalog, Place::Page);
+                (_, known) => {
+                    // The parts of the components the group left as they
+                    // were, in their places, are reused.
+                    let reuse = match known {
+                        Some(known) if t.before_at().as_deref() == Some(after_at.as_str()) => {
+                            let untouched = group
+                                .iter()
+                                .map(|p| untouched(&p.op, &after_at, known.parts.len()));
+                            let first = untouched.min().unwrap_or_default();
+                            known.parts.get(..first).unwrap_or_default()
+                        }
+                        _ => &[],
+                    };
+                    let checked = check_surface(surface, catalog, Place::Page, reuse);
                     After {
                         issues: checked.issues,
-                        bindings: Bindings::All(checked.bindings),
+                        parts: Parts::From(reuse.len(), checked.parts),
                         data_len: checked.data_len,
                     }
                 }
@@ -481,29 +496,32 @@ impl Draft {
         if group.iter().any(|p| shifts_sections(&p.op)) {
             self.checked.clear();
         }
-        for (
-            at,
-            After {
+        for (at, after) in fresh {
+            let After {
                 issues,
-                bindings,
+                parts,
                 data_len,
-            },
-        ) in fresh
-        {
-            if let Bindings::All(bindings) = bindings {
+            } = after;
+            if let Parts::From(0, parts) = parts {
                 let checked = Checked {
                     issues,
-                    bindings,
+                    parts,
                     data_len,
                 };
                 self.checked.insert(at, checked);
             } else if let Some(known) = self.checked.get_mut(&at) {
                 known.issues = issues;
                 known.data_len = data_len;
-                if let Bindings::Of { index, base, found } = bindings {
-                    if let Some(bindings) = known.bindings.get_mut(index) {
-                        bindings.retain(|b| !in_props_or_visible(&b.at, &base));
-                        bindings.extend(found);
+                match parts {
+                    Parts::Kept => {}
+                    Parts::One(index, part) => {
+                        if let Some(slot) = known.parts.get_mut(index) {
+                            *slot = part;
+                        }
+                    }
+                    Parts::From(first, parts) => {
+                        known.parts.truncate(first);
+                        known.parts.extend(parts);
                     }
                 }
             }
@@ -536,29 +554,24 @@ enum Local {
     Data { surface: String, written: String },
 }
 
-/// A checked surface's issues after an operation, what became of the
-/// bindings its components hold, and its data's size: what the draft keeps
-/// when the operation is applied.
+/// A checked surface's issues after an operation, what became of its
+/// components' parts (see [`Checked`]), and its data's size: what the
+/// draft keeps when the operation is applied.
 struct After {
     issues: Vec<Issue>,
-    bindings: Bindings,
+    parts: Parts,
     data_len: Option<usize>,
 }
 
-/// What an operation did to a checked surface's bindings: the draft
-/// changes its own in place (one component's at most, never a copy of the
-/// surface's per operation).
-enum Bindings {
+/// What an operation did to a checked surface's parts: the draft changes
+/// its own in place (never a copy of the surface's per operation).
+enum Parts {
     Kept,
-    /// Component `index`'s (at `base`) in `props` and `visible` are now
-    /// `found`.
-    Of {
-        index: usize,
-        base: String,
-        found: Vec<Binding>,
-    },
-    /// Checked whole.
-    All(Vec<Vec<Binding>>),
+    /// Component `index`'s part is now this.
+    One(usize, Outcome),
+    /// The parts from component `first` on are now these (the surface
+    /// checked whole, the first ones reused).
+    From(usize, Vec<Outcome>),
 }
 
 fn local_change(doc: &Value, op: &Value) -> Option<Local> {
@@ -616,8 +629,7 @@ fn shifts_sections(op: &Value) -> bool {
 }
 
 /// The issues of a surface after a change to component `index`'s `props`
-/// or `visible`: the known issues and bindings elsewhere, that component's
-/// afresh.
+/// or `visible`: the known issues elsewhere, that component's part afresh.
 fn revalidate_component(
     known: &Checked,
     surface: &Value,
@@ -632,24 +644,49 @@ fn revalidate_component(
         .filter(|i| !mine(&i.path))
         .cloned()
         .collect();
-    let mut found = Vec::new();
+    let mut part = Outcome::default();
     if let Some(component) = surface.get("components").and_then(|c| c.get(index)) {
         let data = surface.get("data").filter(|d| d.is_object());
-        let outcome = component_alone(component, &base, catalog);
-        found = outcome
-            .bindings
-            .into_iter()
-            .filter(|b| mine(&b.at))
-            .collect();
-        issues.extend(outcome.issues.into_iter().filter(|i| mine(&i.path)));
-        unresolved(data, core::slice::from_ref(&found), &mut issues);
+        part = component_part(component, &base, catalog);
+        issues.extend_from_slice(&part.issues);
+        unresolved(data, core::slice::from_ref(&part), &mut issues);
     }
     sort_in_document_order(surface, &mut issues);
     After {
         issues,
-        bindings: Bindings::Of { index, base, found },
+        parts: Parts::One(index, part),
         data_len: known.data_len,
     }
+}
+
+/// How many of the first components of the surface at `at` (of `len`)
+/// `op` leaves as they were, and where they were, as far as their parts go
+/// (their `props`, `visible` and `component`; not their ids or children).
+fn untouched(op: &Value, at: &str, len: usize) -> usize {
+    let mut first = len;
+    for key in ["path", "from"] {
+        let Some(path) = op.get(key).and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(rest) = path
+            .strip_prefix(at)
+            .filter(|r| r.is_empty() || r.starts_with('/'))
+        else {
+            // Another section's.
+            continue;
+        };
+        let Ok(segments) = pointer::parse(rest) else {
+            return 0;
+        };
+        let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
+        let here = match segs.as_slice() {
+            ["data", ..] | ["components", "-"] | ["components", _, "id" | "children", ..] => len,
+            ["components", i, ..] => array_index(i).unwrap_or_default(),
+            _ => 0,
+        };
+        first = first.min(here);
+    }
+    first
 }
 
 /// The size of the data (serialized) after the changes `undo` takes back,

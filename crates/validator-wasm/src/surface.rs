@@ -227,25 +227,33 @@ pub fn validate_surface(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
 
 /// [`validate_surface`] for a surface in the given place.
 pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<Issue> {
-    check_surface(doc, catalog, place).issues
+    check_surface(doc, catalog, place, &[]).issues
 }
 
-/// A checked surface: its issues, the data bindings each of its components
-/// holds (what [`data_changed`] reads; a component checked again has its
-/// own replaced), and its data's size serialized compactly, which a change
-/// to the data moves by the size of what it changed (`None` when the data
-/// is no object, or when counting stopped at the limit).
+/// A checked surface: its issues; each component's part, what its `props`
+/// and `visible` gave (issues and data bindings: they read no other
+/// component, so a `Draft` reuses them while the component and its place
+/// are unchanged, and [`data_changed`] reads the bindings); and its data's
+/// size serialized compactly, which a change to the data moves by the size
+/// of what it changed (`None` when the data is no object, or when counting
+/// stopped at the limit).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Checked {
     pub issues: Vec<Issue>,
-    pub bindings: Vec<Vec<Binding>>,
+    pub parts: Vec<Outcome>,
     pub data_len: Option<usize>,
 }
 
-/// [`validate_surface_in`]'s issues, with the data bindings of each
-/// component: what [`data_changed`] needs to check the surface again when
-/// its data alone changed.
-pub(crate) fn check_surface(doc: &Value, catalog: &Catalog, place: Place) -> Checked {
+/// [`validate_surface_in`]'s issues, with each component's part and the
+/// data's size; the parts of the first components are `reuse`'s (the
+/// same components in the same places: only the parts of those after them
+/// are found, and given, here).
+pub(crate) fn check_surface(
+    doc: &Value,
+    catalog: &Catalog,
+    place: Place,
+    reuse: &[Outcome],
+) -> Checked {
     let mut issues = Vec::new();
     let Some(map) = doc.as_object() else {
         issues.push(Issue::error("invalid_surface", "", "a surface is an object {\"id\", \"kind\": \"surface\", \"catalog\", \"components\", \"data\"}"));
@@ -279,21 +287,24 @@ pub(crate) fn check_surface(doc: &Value, catalog: &Catalog, place: Place) -> Che
         ));
     }
     tree.structural_issues(components, &mut issues);
-    let mut bindings = Vec::new();
+    let mut parts = Vec::new();
     let mut at = String::from("/components");
     for (i, component) in components.iter().enumerate() {
         pointer::push_index(&mut at, i);
-        let outcome = check_component(component, &mut at, catalog, Some((&tree, components, i)));
-        issues.extend(outcome.issues);
-        bindings.push(outcome.bindings);
+        let tree = Some((&tree, components.as_slice(), i));
+        let (found, part) = check_component(component, &mut at, catalog, tree, reuse.get(i));
+        issues.extend(found);
+        parts.extend(part);
         at.truncate("/components".len());
     }
     let (data, data_len) = data_issues(map, place, None, &mut issues);
-    unresolved(data, &bindings, &mut issues);
+    let reused = reuse.get(..components.len()).unwrap_or(reuse);
+    unresolved(data, reused, &mut issues);
+    unresolved(data, &parts, &mut issues);
     sort_in_document_order(doc, &mut issues);
     Checked {
         issues,
-        bindings,
+        parts,
         data_len,
     }
 }
@@ -312,8 +323,8 @@ pub(crate) fn data_changed(
     written: &str,
     len: Option<usize>,
 ) -> (Vec<Issue>, Option<usize>) {
-    let moved: Vec<bool> = (known.bindings.iter())
-        .map(|own| own.iter().any(|b| under(&b.pointer, written)))
+    let moved: Vec<bool> = (known.parts.iter())
+        .map(|part| part.bindings.iter().any(|b| under(&b.pointer, written)))
         .collect();
     // Whether `at` is in a component with a binding through `written`.
     let in_moved = |at: &str| {
@@ -332,9 +343,9 @@ pub(crate) fn data_changed(
     let empty = Map::new();
     let map = surface.as_object().unwrap_or(&empty);
     let (data, len) = data_issues(map, Place::Page, len, &mut issues);
-    for (own, moved) in known.bindings.iter().zip(moved) {
+    for (part, moved) in known.parts.iter().zip(moved) {
         if moved {
-            unresolved(data, core::slice::from_ref(own), &mut issues);
+            unresolved(data, core::slice::from_ref(part), &mut issues);
         }
     }
     sort_in_document_order(surface, &mut issues);
@@ -374,12 +385,12 @@ fn data_issues<'m>(
     (Some(data), len)
 }
 
-/// A `missing_data` warning for each of `bindings` (those of each
-/// component) that `data` (an empty object when `None`) does not resolve.
-pub(crate) fn unresolved(data: Option<&Value>, bindings: &[Vec<Binding>], issues: &mut Vec<Issue>) {
+/// A `missing_data` warning for each binding of `parts` (components') that
+/// `data` (an empty object when `None`) does not resolve.
+pub(crate) fn unresolved(data: Option<&Value>, parts: &[Outcome], issues: &mut Vec<Issue>) {
     let empty = Value::Object(Map::new());
     let data = data.unwrap_or(&empty);
-    for binding in bindings.iter().flatten() {
+    for binding in parts.iter().flat_map(|part| &part.bindings) {
         if !resolves(data, &binding.pointer) {
             issues.push(missing_data(binding));
         }
@@ -396,19 +407,19 @@ pub fn validate_component(
     catalog: &Catalog,
     data: Option<&Value>,
 ) -> Vec<Issue> {
-    let outcome = component_alone(component, at, catalog);
-    let mut issues = outcome.issues;
+    let mut here = at.to_string();
+    let (mut issues, part) = check_component(component, &mut here, catalog, None, None);
     if data.is_some() {
-        unresolved(data, core::slice::from_ref(&outcome.bindings), &mut issues);
+        unresolved(data, part.as_slice(), &mut issues);
     }
     issues
 }
 
-/// What the rules that need no other component find in `component` (at
-/// `at`), with the bindings it holds.
-pub(crate) fn component_alone(component: &Value, at: &str, catalog: &Catalog) -> Outcome {
+/// What `component`'s `props` and `visible` give (at `at`): its part.
+pub(crate) fn component_part(component: &Value, at: &str, catalog: &Catalog) -> Outcome {
     let mut here = at.to_string();
-    check_component(component, &mut here, catalog, None)
+    let (_, part) = check_component(component, &mut here, catalog, None, None);
+    part.unwrap_or_default()
 }
 
 fn missing_data(binding: &Binding) -> Issue {
@@ -604,17 +615,27 @@ impl<'a> Tree<'a> {
     }
 }
 
+/// Checks one component (at `at`): its issues, in the order of its keys,
+/// and what its `props` and `visible` gave (its part: they read no other
+/// component), unless `known` gives the part already (a `Draft`'s, for the
+/// same component in the same place). A known part's issues come last,
+/// where the sort by position puts them among the others; a component of
+/// more than 32 keys, whose keys that sort does not order, is checked
+/// again instead.
 fn check_component(
     component: &Value,
     at: &mut String,
     catalog: &Catalog,
     tree: Option<(&Tree<'_>, &[Value], usize)>,
-) -> Outcome {
+    known: Option<&Outcome>,
+) -> (Vec<Issue>, Option<Outcome>) {
     let mut out = Outcome::default();
+    let mut part = Outcome::default();
     let Some(map) = component.as_object() else {
         out.issues.push(Issue::error("invalid_component", at.clone(), "a component is an object {\"id\", \"component\", \"props\"?, \"children\"?, \"visible\"?}"));
-        return out;
+        return (out.issues, known.is_none().then_some(part));
     };
+    let reuse = known.filter(|_| map.len() <= 32);
     let len = at.len();
     let entry = field_of(map, "component")
         .and_then(Value::as_str)
@@ -676,13 +697,15 @@ fn check_component(
             .push(Issue::flag("unknown_component", where_, message));
     }
     for (key, value) in map {
+        let from = part.issues.len();
         match key.as_str() {
             "id" | "component" => {}
+            "props" | "visible" if reuse.is_some() => {}
             "props" => {
                 if let Some(entry) = entry {
-                    check_props(entry, value, at, catalog, &mut out);
+                    check_props(entry, value, at, catalog, &mut part);
                 } else if !value.is_object() {
-                    out.issues.push(Issue::flag(
+                    part.issues.push(Issue::flag(
                         "invalid_prop",
                         [at.as_str(), "/props"].concat(),
                         "\"props\" is an object",
@@ -701,7 +724,7 @@ fn check_component(
                 pointer::push(at, "visible");
                 let mut found = Findings::default();
                 condition::check(&value, at, &mut found);
-                out.absorb(found);
+                part.absorb(found);
                 at.truncate(len);
             }
             other => {
@@ -719,12 +742,18 @@ fn check_component(
                 at.truncate(len);
             }
         }
+        out.issues.extend_from_slice(&part.issues[from..]);
     }
-    if let (Some(entry), None) = (entry, field_of(map, "props")) {
+    if let (Some(entry), None, None) = (entry, field_of(map, "props"), reuse) {
         // No props at all: the schema still decides (required props).
-        check_props(entry, &Value::Object(Map::new()), at, catalog, &mut out);
+        let from = part.issues.len();
+        check_props(entry, &Value::Object(Map::new()), at, catalog, &mut part);
+        out.issues.extend_from_slice(&part.issues[from..]);
     }
-    out
+    if let Some(known) = reuse {
+        out.issues.extend_from_slice(&known.issues);
+    }
+    (out.issues, known.is_none().then_some(part))
 }
 
 /// Checks `props` (the component's, or an empty object) against its entry's

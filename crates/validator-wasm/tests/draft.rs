@@ -78,6 +78,31 @@ fn data_op(rng: &mut Rng) -> Value {
     }
 }
 
+/// An operation on the components: one added (at the end, or before
+/// others), taken away, linked into root's children, renamed, made another
+/// kind, or a list of components that waits for a later one (held).
+fn component_op(rng: &mut Rng, index: usize) -> Value {
+    let ids = ["n1", "n2", "h", "t"];
+    let id = ids[rng.below(ids.len())];
+    let component =
+        json!({"id": id, "component": "Heading", "props": {"text": {"path": "/title"}}});
+    let at = ["-", "1", "3"][rng.below(3)];
+    match rng.below(7) {
+        0 => json!({"op": "add", "path": format!("/components/{at}"), "value": component}),
+        1 => json!({"op": "remove", "path": format!("/components/{index}")}),
+        2 => json!({"op": "add", "path": "/components/0/children/-", "value": id}),
+        3 => json!({"op": "replace", "path": format!("/components/{index}/id"), "value": id}),
+        4 => {
+            json!({"op": "replace", "path": format!("/components/{index}/component"), "value": "Text"})
+        }
+        5 => json!({"op": "move", "from": format!("/components/{index}"), "path": "/components/-"}),
+        _ => json!([
+            {"op": "add", "path": "/components/-", "value": component},
+            {"op": "add", "path": "/components/0/children/-", "value": id}
+        ]),
+    }
+}
+
 #[test]
 fn incremental_checks_equal_full_validation() {
     let catalog = Catalog::default_blog();
@@ -89,8 +114,9 @@ fn incremental_checks_equal_full_validation() {
         let mut draft = Draft::new(surface());
         for _ in 0..40 {
             let index = 1 + rng.below(5);
-            let op = match rng.below(8) {
+            let op = match rng.below(11) {
                 5 | 6 => data_op(&mut rng),
+                7..=9 => component_op(&mut rng, index),
                 0 => {
                     json!({"op": "replace", "path": format!("/components/{index}/visible"), "value": random_value(&mut rng)})
                 }
@@ -105,7 +131,12 @@ fn incremental_checks_equal_full_validation() {
                     json!({"op": "add", "path": format!("/components/{index}/props/{}", keys[rng.below(keys.len())]), "value": random_value(&mut rng)})
                 }
             };
-            draft.apply(&json!([op]), &catalog);
+            let ops = if op.is_array() {
+                op.clone()
+            } else {
+                json!([op])
+            };
+            draft.apply(&ops, &catalog);
             let full = validate_surface(draft.document(), &catalog);
             assert_eq!(draft.issues(&catalog), full, "after {op}");
         }
@@ -188,6 +219,14 @@ fn pages_keep_their_other_sections_checked() {
     let report = draft.apply(&ops, &catalog);
     assert_eq!(report.applied, [0, 1, 2, 3]);
     assert_eq!(report.refused.len(), 1, "an invalid $source is refused");
+    // A component added to one section, then linked: held, then applied
+    // with the link, the section's first components' parts reused.
+    let heading = json!({"id": "n", "component": "Heading", "props": {"text": "New"}});
+    let ops = json!([
+        {"op": "add", "path": "/sections/3/components/-", "value": heading},
+        {"op": "add", "path": "/sections/3/components/0/children/-", "value": "n"}
+    ]);
+    assert_eq!(draft.apply(&ops, &catalog).applied, [5, 6]);
     let mut full = Vec::new();
     for (i, section) in draft.document()["sections"]
         .as_array()
