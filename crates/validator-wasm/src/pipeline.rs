@@ -414,9 +414,13 @@ impl Draft {
         }
         let mut introduced = Vec::new();
         let mut fresh = Vec::new();
+        // The sections that are surfaces no longer.
+        let mut gone = Vec::new();
+        let shifts = group.iter().any(|p| shifts_sections(&p.op));
         for (t, before_errors) in targets.iter().zip(&before) {
             let after_at = t.after_at();
             let Some(surface) = surface_at(&self.document, &after_at) else {
+                gone.push(after_at);
                 continue;
             };
             let after = match (&local, self.checked.get(&after_at)) {
@@ -449,9 +453,11 @@ impl Draft {
                 }
                 (_, known) => {
                     // The parts of the components the group left as they
-                    // were, in their places, are reused.
+                    // were, in their places, are reused (none when the
+                    // sections move: the section here may be another).
+                    let same = t.before_at().as_deref() == Some(after_at.as_str());
                     let reuse = match known {
-                        Some(known) if t.before_at().as_deref() == Some(after_at.as_str()) => {
+                        Some(known) if same && !shifts => {
                             let untouched = group
                                 .iter()
                                 .map(|p| untouched(&p.op, &after_at, known.parts.len()));
@@ -493,8 +499,13 @@ impl Draft {
                 waiting,
             });
         }
-        if group.iter().any(|p| shifts_sections(&p.op)) {
+        if shifts {
             self.checked.clear();
+        }
+        for at in gone {
+            // Nothing to report there (not a map removal: one more
+            // instantiation of the map's code).
+            self.checked.insert(at, Checked::default());
         }
         for (at, after) in fresh {
             let After {
@@ -591,10 +602,16 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
         _ => return None,
     };
     match rest {
-        ["components", i, "props" | "visible", ..] => Some(Local::Component {
-            surface,
-            index: array_index(i)?,
-        }),
+        // (A component of 32 keys or more is checked whole: the sort by
+        // position does not order its keys, so its part's place among its
+        // other issues is the whole check's.)
+        ["components", i, "props" | "visible", ..] => {
+            let index = array_index(i)?;
+            let components = surface_at(doc, &surface).and_then(|s| s.get("components"));
+            let component = components.and_then(|c| c.get(index));
+            let keys = component.and_then(Value::as_object).map_or(0, |c| c.len());
+            (keys < 32).then_some(Local::Component { surface, index })
+        }
         ["data", ..] => {
             // The path is the surface's, `/data`, then the pointer into it.
             let mut written = path.get(surface.len() + "/data".len()..)?;

@@ -227,21 +227,83 @@ fn pages_keep_their_other_sections_checked() {
         {"op": "add", "path": "/sections/3/components/0/children/-", "value": "n"}
     ]);
     assert_eq!(draft.apply(&ops, &catalog).applied, [5, 6]);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+/// A full validation of each surface section of `page`, paths into it.
+fn page_issues(page: &Value, catalog: &Catalog) -> Vec<validator_wasm::Issue> {
     let mut full = Vec::new();
-    for (i, section) in draft.document()["sections"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
+    let sections = page["sections"].as_array().into_iter().flatten();
+    for (i, section) in sections.enumerate() {
         if section["kind"] == "surface" {
-            for mut issue in validate_surface(section, &catalog) {
+            for mut issue in validate_surface(section, catalog) {
                 issue.path = format!("/sections/{i}{}", issue.path);
                 full.push(issue);
             }
         }
     }
-    assert_eq!(draft.issues(&catalog), full);
+    full
+}
+
+#[test]
+fn a_group_that_moves_sections_reuses_nothing_of_the_sections_it_moved() {
+    // Three held operations applied together: a section added first, a
+    // link in what is then section 1 (the first section before), and the
+    // component the new section names.
+    let catalog = Catalog::default_blog();
+    let orphan = json!({"id": "s0", "kind": "surface", "components": [
+        {"id": "root", "component": "Stack", "children": []},
+        {"id": "z", "component": "Heading", "props": {"text": "Z"}}]});
+    let mut draft = Draft::new(json!({"sections": [orphan, surface()]}));
+    draft.issues(&catalog);
+    let new = json!({"id": "s9", "kind": "surface", "components": [
+        {"id": "root", "component": "Stack", "children": ["w"]}]});
+    let ops = json!([
+        {"op": "add", "path": "/sections/0", "value": new},
+        {"op": "add", "path": "/sections/1/components/0/children/-", "value": "z"},
+        {"op": "add", "path": "/sections/0/components/-", "value": {"id": "w", "component": "Heading", "props": {"text": "W"}}}
+    ]);
+    assert_eq!(draft.apply(&ops, &catalog).applied, [0, 1, 2]);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+#[test]
+fn a_section_that_is_no_longer_a_surface_has_no_issues() {
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(json!({"sections": [surface(), surface()]}));
+    assert!(!draft.issues(&catalog).is_empty());
+    let op = json!({"op": "replace", "path": "/sections/1/kind", "value": "prose"});
+    assert_eq!(draft.apply(&op, &catalog).applied, [0]);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+#[test]
+fn a_prop_of_a_component_of_many_keys_orders_its_issues_as_a_full_check() {
+    // Past 32 keys the sort by position does not order a component's keys.
+    let catalog = Catalog::default_blog();
+    let mut doc = surface();
+    let heading = doc["components"][1].as_object_mut().unwrap();
+    heading.insert("children".into(), json!(["nowhere"]));
+    for k in 0..32 {
+        heading.insert(format!("x{k}"), json!(k));
+    }
+    let mut draft = Draft::new(doc);
+    draft.issues(&catalog);
+    let op = json!({"op": "replace", "path": "/components/1/props/text", "value": 7});
+    draft.apply(&op, &catalog);
+    assert_eq!(
+        draft.issues(&catalog),
+        validate_surface(draft.document(), &catalog)
+    );
 }
 
 #[test]
