@@ -12,7 +12,7 @@ use crate::patch::{apply_operation, get, revert, Undo};
 use crate::repair::{self, Repair};
 use crate::surface::{
     check_surface, component_part, data_changed, is_page, json_size, key_size, object,
-    section_path, sort_in_document_order, under, unresolved, Checked, Place,
+    section_path, sort_in_document_order, under, unresolved, Checked, Place, ORDERED_KEYS,
 };
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -197,9 +197,9 @@ impl Report {
 #[derive(Debug, Clone)]
 pub struct Draft {
     document: Value,
-    /// The issues of each checked surface (`""` for a surface document,
-    /// `/sections/<i>` in a page), for the document as it is, with the
-    /// bindings its components hold.
+    /// What the draft knows of each checked surface (`""` for a surface
+    /// document, `/sections/<i>` in a page), for the document as it is:
+    /// its issues, its components' parts and its data's size.
     checked: HashMap<String, Checked>,
     /// Operations waiting for a later one, across calls.
     held: Vec<Prepared>,
@@ -602,15 +602,16 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
         _ => return None,
     };
     match rest {
-        // (A component of 32 keys or more is checked whole: the sort by
-        // position does not order its keys, so its part's place among its
-        // other issues is the whole check's.)
+        // (A component that may hold more than ORDERED_KEYS keys after the
+        // operation is checked whole: the sort by position does not order
+        // its keys, so its part's place among its other issues is the
+        // whole check's.)
         ["components", i, "props" | "visible", ..] => {
             let index = array_index(i)?;
             let components = surface_at(doc, &surface).and_then(|s| s.get("components"));
             let component = components.and_then(|c| c.get(index));
             let keys = component.and_then(Value::as_object).map_or(0, |c| c.len());
-            (keys < 32).then_some(Local::Component { surface, index })
+            (keys < ORDERED_KEYS).then_some(Local::Component { surface, index })
         }
         ["data", ..] => {
             // The path is the surface's, `/data`, then the pointer into it.
@@ -685,10 +686,7 @@ fn untouched(op: &Value, at: &str, len: usize) -> usize {
         let Some(path) = op.get(key).and_then(Value::as_str) else {
             continue;
         };
-        let Some(rest) = path
-            .strip_prefix(at)
-            .filter(|r| r.is_empty() || r.starts_with('/'))
-        else {
+        let Some(rest) = path.get(at.len()..).filter(|_| under(path, at)) else {
             // Another section's.
             continue;
         };

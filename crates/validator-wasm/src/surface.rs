@@ -18,6 +18,11 @@ pub const MAX_COMPONENTS: usize = 200;
 pub const MAX_DEPTH: usize = 8;
 /// `data`, serialized compactly as UTF-8, at most this many bytes.
 pub const MAX_DATA_BYTES: usize = 65_536;
+/// The sort in document order places a key by its place in its object
+/// only in objects of at most this many keys (in a larger one, data, that
+/// would cost a scan per issue): issues under the keys of a larger object
+/// keep the order they were found in.
+pub(crate) const ORDERED_KEYS: usize = 32;
 /// The keys a component may have.
 pub const COMPONENT_KEYS: [&str; 5] = ["id", "component", "props", "children", "visible"];
 
@@ -620,8 +625,8 @@ impl<'a> Tree<'a> {
 /// component), unless `known` gives the part already (a `Draft`'s, for the
 /// same component in the same place). A known part's issues come last,
 /// where the sort by position puts them among the others; a component of
-/// more than 32 keys, whose keys that sort does not order, is checked
-/// again instead.
+/// more than [`ORDERED_KEYS`] keys, whose keys that sort does not order,
+/// is checked again instead.
 fn check_component(
     component: &Value,
     at: &mut String,
@@ -635,7 +640,7 @@ fn check_component(
         out.issues.push(Issue::error("invalid_component", at.clone(), "a component is an object {\"id\", \"component\", \"props\"?, \"children\"?, \"visible\"?}"));
         return (out.issues, known.is_none().then_some(part));
     };
-    let reuse = known.filter(|_| map.len() <= 32);
+    let reuse = known.filter(|_| map.len() <= ORDERED_KEYS);
     let len = at.len();
     let entry = field_of(map, "component")
         .and_then(Value::as_str)
@@ -1135,9 +1140,8 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
     let mut at = Some(doc);
     for seg in &segments {
         let (place, next) = match at {
-            // Large objects (data) are checked in their own order already;
-            // finding a key's place there would cost a scan per issue.
-            Some(Value::Object(map)) if map.len() > 32 => (0, map.get(seg.as_str())),
+            // Large objects (data) are checked in their own order already.
+            Some(Value::Object(map)) if map.len() > ORDERED_KEYS => (0, map.get(seg.as_str())),
             Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_str()) {
                 Some(p) => (p, map.get(seg.as_str())),
                 None => (usize::MAX, None),
