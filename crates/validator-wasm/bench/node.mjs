@@ -225,7 +225,8 @@ with it; medians in µs; a doubling is linear at 2, and the goal is at most
 about 2.2; Draft.apply's goal is flat for one operation on a component's
 props. A data write resolves again the bindings through the path written;
 a component added, linked or taken away checks the surface whole, reusing
-what each earlier component's props and visible gave):
+what each earlier component's props and visible gave, and the data's size
+and warnings, as the data did not change):
 
 ${table(['call', ...sizes.map((n) => `${n} components`), 'largest cost of a doubling (25 to 200)', '200 / 10'], scaling)}
 

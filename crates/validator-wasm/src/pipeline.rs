@@ -371,7 +371,7 @@ impl Draft {
     fn issues_of(&mut self, at: &str, catalog: &Catalog) -> Option<&Vec<Issue>> {
         if !self.checked.contains_key(at) {
             let surface = surface_at(&self.document, at)?;
-            let checked = check_surface(surface, catalog, Place::Page, &[]);
+            let checked = check_surface(surface, catalog, Place::Page, &[], None);
             self.checked.insert(at.to_string(), checked);
         }
         self.checked.get(at).map(|checked| &checked.issues)
@@ -456,17 +456,19 @@ impl Draft {
                     // were, in their places, are reused (none when the
                     // sections move: the section here may be another).
                     let same = t.before_at().as_deref() == Some(after_at.as_str());
-                    let reuse = match known {
+                    let (reuse, data_kept) = match known {
                         Some(known) if same && !shifts => {
-                            let untouched = group
-                                .iter()
-                                .map(|p| untouched(&p.op, &after_at, known.parts.len()));
-                            let first = untouched.min().unwrap_or_default();
-                            known.parts.get(..first).unwrap_or_default()
+                            let (mut first, mut data) = (known.parts.len(), true);
+                            for p in group {
+                                let (f, d) = untouched(&p.op, &after_at, first);
+                                (first, data) = (f, data && d);
+                            }
+                            let parts = known.parts.get(..first).unwrap_or_default();
+                            (parts, Some(known).filter(|_| data))
                         }
-                        _ => &[],
+                        _ => (&[][..], None),
                     };
-                    let checked = check_surface(surface, catalog, Place::Page, reuse);
+                    let checked = check_surface(surface, catalog, Place::Page, reuse, data_kept);
                     After {
                         issues: checked.issues,
                         parts: Parts::From(reuse.len(), checked.parts),
@@ -679,21 +681,26 @@ fn revalidate_component(
 
 /// How many of the first components of the surface at `at` (of `len`)
 /// `op` leaves as they were, and where they were, as far as their parts go
-/// (their `props`, `visible` and `component`; not their ids or children).
-fn untouched(op: &Value, at: &str, len: usize) -> usize {
-    let mut first = len;
+/// (their `props`, `visible` and `component`; not their ids or children);
+/// and whether it leaves the surface's data as it was. A path above the
+/// surface (the page's sections, the page) leaves neither.
+fn untouched(op: &Value, at: &str, len: usize) -> (usize, bool) {
+    let (mut first, mut data) = (len, true);
     for key in ["path", "from"] {
         let Some(path) = op.get(key).and_then(Value::as_str) else {
             continue;
         };
-        let Some(rest) = path.get(at.len()..).filter(|_| under(path, at)) else {
+        let rest = match path.get(at.len()..) {
+            Some(rest) if under(path, at) => rest,
+            _ if under(at, path) => "",
             // Another section's.
-            continue;
+            _ => continue,
         };
         let Ok(segments) = pointer::parse(rest) else {
-            return 0;
+            return (0, false);
         };
         let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
+        data &= segs.first().is_some_and(|s| *s != "data");
         let here = match segs.as_slice() {
             ["data", ..] | ["components", "-"] | ["components", _, "id" | "children", ..] => len,
             ["components", i, ..] => array_index(i).unwrap_or_default(),
@@ -701,7 +708,7 @@ fn untouched(op: &Value, at: &str, len: usize) -> usize {
         };
         first = first.min(here);
     }
-    first
+    (first, data)
 }
 
 /// The size of the data (serialized) after the changes `undo` takes back,

@@ -232,7 +232,7 @@ pub fn validate_surface(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
 
 /// [`validate_surface`] for a surface in the given place.
 pub fn validate_surface_in(doc: &Value, catalog: &Catalog, place: Place) -> Vec<Issue> {
-    check_surface(doc, catalog, place, &[]).issues
+    check_surface(doc, catalog, place, &[], None).issues
 }
 
 /// A checked surface: its issues; each component's part, what its `props`
@@ -258,6 +258,7 @@ pub(crate) fn check_surface(
     catalog: &Catalog,
     place: Place,
     reuse: &[Outcome],
+    data_kept: Option<&Checked>,
 ) -> Checked {
     let mut issues = Vec::new();
     let Some(map) = doc.as_object() else {
@@ -302,9 +303,21 @@ pub(crate) fn check_surface(
         parts.extend(part);
         at.truncate("/components".len());
     }
-    let (data, data_len) = data_issues(map, place, None, &mut issues);
+    let len = data_kept.and_then(|known| known.data_len);
+    let (data, data_len) = data_issues(map, place, len, &mut issues);
     let reused = reuse.get(..components.len()).unwrap_or(reuse);
-    unresolved(data, reused, &mut issues);
+    match data_kept {
+        // The same data, the same components: the same warnings.
+        Some(known) => {
+            for issue in &known.issues {
+                let mine = component_of(&issue.path).is_some_and(|c| c < reused.len());
+                if issue.code == "missing_data" && mine {
+                    issues.push(issue.clone());
+                }
+            }
+        }
+        None => unresolved(data, reused, &mut issues),
+    }
     unresolved(data, &parts, &mut issues);
     sort_in_document_order(doc, &mut issues);
     Checked {
@@ -333,11 +346,9 @@ pub(crate) fn data_changed(
         .collect();
     // Whether `at` is in a component with a binding through `written`.
     let in_moved = |at: &str| {
-        let index = at
-            .strip_prefix("/components/")
-            .and_then(|r| r.split('/').next());
-        let index = index.and_then(pointer::array_index);
-        index.and_then(|i| moved.get(i)).is_some_and(|m| *m)
+        component_of(at)
+            .and_then(|i| moved.get(i))
+            .is_some_and(|m| *m)
     };
     // The data's own issues point at or under /data; no other rule does.
     let kept = known
@@ -355,6 +366,13 @@ pub(crate) fn data_changed(
     }
     sort_in_document_order(surface, &mut issues);
     (issues, len)
+}
+
+/// The index of the component that `at` (a pointer into a surface) is in.
+fn component_of(at: &str) -> Option<usize> {
+    let rest = at.strip_prefix("/components/")?;
+    let end = rest.bytes().position(|b| b == b'/').unwrap_or(rest.len());
+    pointer::array_index(rest.get(..end)?)
 }
 
 /// Whether JSON Pointer `path` is `prefix` or under it.

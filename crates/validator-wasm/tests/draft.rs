@@ -127,6 +127,19 @@ fn incremental_checks_equal_full_validation() {
                     json!({"op": "replace", "path": format!("/components/{index}/props"), "value": {"text": random_value(&mut rng)}})
                 }
                 3 => json!({"op": "test", "path": format!("/components/{index}/id"), "value": "h"}),
+                // One operation on the data and a component (checked
+                // whole, the data's size and warnings found again): a
+                // member moved into a prop, or the surface replaced whole.
+                10 => match rng.below(3) {
+                    0 => json!({"op": "replace", "path": "", "value": surface()}),
+                    k => {
+                        let key = ["title", "plan", "list"][rng.below(3)];
+                        let from = format!("/data/{key}");
+                        let to = format!("/components/{index}/props/text");
+                        let name = ["move", "copy"][k - 1];
+                        json!({"op": name, "from": from, "path": to})
+                    }
+                },
                 _ => {
                     json!({"op": "add", "path": format!("/components/{index}/props/{}", keys[rng.below(keys.len())]), "value": random_value(&mut rng)})
                 }
@@ -267,6 +280,24 @@ fn a_group_that_moves_sections_reuses_nothing_of_the_sections_it_moved() {
         {"op": "add", "path": "/sections/0/components/-", "value": {"id": "w", "component": "Heading", "props": {"text": "W"}}}
     ]);
     assert_eq!(draft.apply(&ops, &catalog).applied, [0, 1, 2]);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+#[test]
+fn the_sections_replaced_whole_reuse_nothing_of_the_surfaces_before() {
+    // The same places, other components, other data: nothing the draft
+    // knew of section 1 holds for what is there now.
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(json!({"sections": [surface(), surface()]}));
+    draft.issues(&catalog);
+    let mut other = surface();
+    other["components"][1]["props"] = json!({"text": {"path": "/gone"}, "level": 9});
+    other["data"] = json!({"plan": "a"});
+    let op = json!({"op": "replace", "path": "/sections", "value": [surface(), other]});
+    assert_eq!(draft.apply(&op, &catalog).applied, [0]);
     assert_eq!(
         draft.issues(&catalog),
         page_issues(draft.document(), &catalog)
