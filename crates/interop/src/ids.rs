@@ -9,16 +9,25 @@ use surfaces_core::fence::is_component_id;
 /// Our ids for another format's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
-    given: BTreeMap<(String, String), String>,
+    /// By [`key`], where in `ids` the id given is (a map of a type the
+    /// module has already: each type of map is its own code).
+    given: BTreeMap<String, usize>,
+    ids: Vec<String>,
     taken: BTreeSet<String>,
+}
+
+/// The key of `raw`'s copy `copy`: one string, `raw`'s length first, so
+/// that no two pairs make the same.
+fn key(raw: &str, copy: &str) -> String {
+    [&raw.len().to_string(), ":", raw, copy].concat()
 }
 
 impl Ids {
     /// Gives `raw` the id `id` (a root named otherwise is `root`).
     pub fn assign(&mut self, raw: &str, id: &str) {
         self.taken.insert(id.to_string());
-        self.given
-            .insert((raw.to_string(), String::new()), id.to_string());
+        self.given.insert(key(raw, ""), self.ids.len());
+        self.ids.push(id.to_string());
     }
 
     pub fn original(&mut self, raw: &str) -> String {
@@ -28,8 +37,8 @@ impl Ids {
     /// The id of `raw`'s copy `copy`, ending with `suffix` (`""` for `raw`
     /// itself).
     pub fn get(&mut self, raw: &str, copy: &str, suffix: &str) -> String {
-        let key = (raw.to_string(), copy.to_string());
-        if let Some(id) = self.given.get(&key) {
+        let key = key(raw, copy);
+        if let Some(id) = self.given.get(&key).and_then(|&i| self.ids.get(i)) {
             return id.clone();
         }
         let mut base: String = raw
@@ -65,7 +74,27 @@ impl Ids {
             }
         }
         self.taken.insert(id.clone());
-        self.given.insert(key, id.clone());
+        self.given.insert(key, self.ids.len());
+        self.ids.push(id.clone());
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ids;
+
+    #[test]
+    fn each_name_and_copy_keeps_its_own_id() {
+        let mut ids = Ids::default();
+        ids.assign("Main", "root");
+        let item = ids.get("ab", "c", "-c");
+        // The same characters split otherwise are another pair.
+        let other = ids.get("a", "bc", "-c");
+        assert_ne!(item, other);
+        assert_eq!(ids.get("ab", "c", "-c"), item);
+        assert_eq!(ids.original("Main"), "root");
+        assert_eq!(ids.original("Hero Image"), "hero-image");
+        assert_eq!(ids.original("hero image"), "hero-image-2");
     }
 }
