@@ -466,56 +466,69 @@ fn resolves(data: &Value, path: &str) -> bool {
     first.is_some_and(|key| data.get(&key).is_some_and(|v| v.get("$source").is_some()))
 }
 
-/// The component tree: ids, parents, root.
-struct Tree<'a> {
-    first: HashMap<&'a str, usize>,
+/// The component tree: ids, parents, root, with every id looked up once
+/// (each lookup hashes the id: they were a fifth of a `Draft`'s whole check
+/// in WebAssembly while each rule looked up its own).
+struct Tree {
     root: Option<usize>,
+    /// Per component, the first component with its id (`None`: no id).
+    first: Vec<Option<usize>>,
     parent: Vec<Option<usize>>,
     /// `(component, entry)` positions of children entries that repeat a child.
     repeated: Vec<(usize, usize)>,
+    /// What each `children` entry names, component by component (`None`: no
+    /// component), and where each component's entries start (one more at
+    /// the end).
+    named: Vec<Option<usize>>,
+    from: Vec<usize>,
 }
 
-impl<'a> Tree<'a> {
-    fn build(components: &'a [Value]) -> Tree<'a> {
-        let mut first = HashMap::new();
+impl Tree {
+    fn build(components: &[Value]) -> Tree {
+        let mut ids = HashMap::new();
+        let mut first = Vec::new();
         for (i, c) in components.iter().enumerate() {
-            if let Some(id) = field(c, "id").and_then(Value::as_str) {
-                first.entry(id).or_insert(i);
-            }
+            let id = field(c, "id").and_then(Value::as_str);
+            first.push(id.map(|id| *ids.entry(id).or_insert(i)));
         }
-        let root = first.get("root").copied();
+        let root = ids.get("root").copied();
         let mut parent = vec![None; components.len()];
-        let mut repeated = Vec::new();
+        let (mut repeated, mut named, mut from) = (Vec::new(), Vec::new(), Vec::new());
         for (i, c) in components.iter().enumerate() {
-            let Some(children) = field(c, "children").and_then(Value::as_array) else {
-                continue;
-            };
-            for (j, child) in children.iter().enumerate() {
-                let Some(&k) = child.as_str().and_then(|id| first.get(id)) else {
-                    continue;
-                };
-                match parent.get_mut(k) {
+            from.push(named.len());
+            let children = field(c, "children").and_then(Value::as_array);
+            for (j, child) in children.map_or(&[][..], Vec::as_slice).iter().enumerate() {
+                let k = child.as_str().and_then(|id| ids.get(id)).copied();
+                named.push(k);
+                match k.and_then(|k| parent.get_mut(k)) {
                     Some(slot @ None) => *slot = Some(i),
                     Some(Some(_)) => repeated.push((i, j)),
                     None => {}
                 }
             }
         }
+        from.push(named.len());
         Tree {
-            first,
             root,
+            first,
             parent,
             repeated,
+            named,
+            from,
         }
     }
 
-    fn index(&self, id: &str) -> Option<usize> {
-        self.first.get(id).copied()
+    /// What component `i`'s `children` entries name, entry by entry.
+    fn children(&self, i: usize) -> &[Option<usize>] {
+        match self.from.get(i..i + 2) {
+            Some(&[start, end]) => self.named.get(start..end).unwrap_or_default(),
+            _ => &[],
+        }
     }
 
     /// Depth of every component from root (1), `None` when unreachable.
-    fn depths(&self, components: &[Value]) -> Vec<Option<usize>> {
-        let mut depth = vec![None; components.len()];
+    fn depths(&self) -> Vec<Option<usize>> {
+        let mut depth = vec![None; self.parent.len()];
         let Some(root) = self.root else { return depth };
         let mut queue = std::collections::VecDeque::from([(root, 1usize)]);
         while let Some((node, d)) = queue.pop_front() {
@@ -523,18 +536,9 @@ impl<'a> Tree<'a> {
                 continue;
             }
             depth[node] = Some(d);
-            let Some(children) = components
-                .get(node)
-                .and_then(|c| field(c, "children"))
-                .and_then(Value::as_array)
-            else {
-                continue;
-            };
-            for child in children {
-                if let Some(k) = child.as_str().and_then(|id| self.index(id)) {
-                    if self.parent.get(k).copied().flatten() == Some(node) && depth[k].is_none() {
-                        queue.push_back((k, d + 1));
-                    }
+            for &k in self.children(node).iter().flatten() {
+                if self.parent.get(k).copied().flatten() == Some(node) && depth[k].is_none() {
+                    queue.push_back((k, d + 1));
                 }
             }
         }
@@ -552,13 +556,6 @@ impl<'a> Tree<'a> {
         const NEW: u8 = 0;
         const ON_WALK: u8 = 1;
         const DONE: u8 = 2;
-        let children = |i: usize| {
-            components
-                .get(i)
-                .and_then(|c| field(c, "children"))
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice)
-        };
         let mut state = vec![NEW; components.len()];
         let mut stack: Vec<(usize, usize)> = Vec::new();
         for start in 0..components.len() {
@@ -569,13 +566,13 @@ impl<'a> Tree<'a> {
             stack.push((start, 0));
             while let Some((node, entry)) = stack.last_mut() {
                 let (node, j) = (*node, *entry);
-                let Some(child) = children(node).get(j) else {
+                let Some(&named) = self.children(node).get(j) else {
                     state[node] = DONE;
                     stack.pop();
                     continue;
                 };
                 *entry += 1;
-                let Some(k) = child.as_str().and_then(|id| self.index(id)) else {
+                let Some(k) = named else {
                     continue;
                 };
                 match state[k] {
@@ -594,7 +591,7 @@ impl<'a> Tree<'a> {
                         .concat(),
                         [
                             "\"",
-                            child.as_str().unwrap_or_default(),
+                            components[node]["children"][j].as_str().unwrap_or_default(),
                             "\" reaches itself through children; the components must form a tree",
                         ]
                         .concat(),
@@ -615,22 +612,14 @@ impl<'a> Tree<'a> {
             ));
         }
         self.cycles(components, issues);
-        let depths = self.depths(components);
-        for (i, depth) in depths.iter().enumerate() {
-            let at = ["/components/", &i.to_string()].concat();
+        for (i, depth) in self.depths().iter().enumerate() {
+            let at = || ["/components/", &i.to_string()].concat();
             match depth {
-                None if self.root.is_some() => {
-                    let unique = components[i]
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .and_then(|id| self.index(id))
-                        == Some(i);
-                    if unique {
-                        issues.push(Issue::error("unreachable", at, "this component is not reachable from root; add its id to a parent's children"));
-                    }
+                None if self.root.is_some() && self.first.get(i).copied().flatten() == Some(i) => {
+                    issues.push(Issue::error("unreachable", at(), "this component is not reachable from root; add its id to a parent's children"));
                 }
                 Some(d) if *d > MAX_DEPTH => {
-                    issues.push(Issue::error("too_deep", at, "this component is deeper than 8 levels below root (root is level 1); flatten the tree"));
+                    issues.push(Issue::error("too_deep", at(), "this component is deeper than 8 levels below root (root is level 1); flatten the tree"));
                 }
                 _ => {}
             }
@@ -649,7 +638,7 @@ fn check_component(
     component: &Value,
     at: &mut String,
     catalog: &Catalog,
-    tree: Option<(&Tree<'_>, &[Value], usize)>,
+    tree: Option<(&Tree, &[Value], usize)>,
     known: Option<&Outcome>,
 ) -> (Vec<Issue>, Option<Outcome>) {
     let mut out = Outcome::default();
@@ -674,7 +663,12 @@ fn check_component(
             match id.as_str() {
                 Some(id) if is_component_id(id) => {
                     if let Some((t, _, here)) = tree {
-                        if t.index(id).is_some_and(|first| first != here) {
+                        if t.first
+                            .get(here)
+                            .copied()
+                            .flatten()
+                            .is_some_and(|first| first != here)
+                        {
                             out.issues.push(duplicate_id(id, at));
                         }
                     }
@@ -740,7 +734,7 @@ fn check_component(
                 entry.map(|e| &e.children),
                 at,
                 catalog,
-                tree.map(|(t, c, _)| (t, c)),
+                tree,
                 &mut out,
             ),
             "visible" => {
@@ -803,7 +797,7 @@ fn check_children(
     rule: Option<&Children>,
     at: &mut String,
     catalog: &Catalog,
-    tree: Option<(&Tree<'_>, &[Value])>,
+    tree: Option<(&Tree, &[Value], usize)>,
     out: &mut Outcome,
 ) {
     let len = at.len();
@@ -833,7 +827,7 @@ fn check_children(
                 at.clone(),
                 "a children entry is a component id string",
             )),
-            (Some(id), Some((t, components))) => match t.index(id) {
+            (Some(id), Some((t, components, i))) => match t.children(i).get(j).copied().flatten() {
                 None => out.issues.push(Issue::error(
                     "unresolved_child",
                     at.clone(),
