@@ -191,7 +191,7 @@ impl A2uiStream {
         surface_id: &str,
         body: &Value,
         message: &Value,
-        before: BTreeMap<String, Option<Value>>,
+        before: BTreeMap<String, Value>,
     ) -> Result<Vec<Value>, String> {
         if kind == "deleteSurface" {
             self.surfaces.remove(surface_id);
@@ -221,7 +221,7 @@ impl A2uiStream {
         &mut self,
         surface_id: &str,
         body: &Value,
-        mut before: BTreeMap<String, Option<Value>>,
+        mut before: BTreeMap<String, Value>,
     ) -> Result<Vec<Value>, String> {
         let version = self.version;
         let Some(state) = self.surfaces.get_mut(surface_id) else {

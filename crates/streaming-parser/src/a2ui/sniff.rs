@@ -279,7 +279,7 @@ impl A2uiStream {
         }
         // What each surface had before, the surfaces in order (a list, not
         // a map of maps: each map type is code in the WebAssembly module).
-        let mut before: Vec<(String, BTreeMap<String, Option<Value>>)> = Vec::new();
+        let mut before: Vec<(String, BTreeMap<String, Value>)> = Vec::new();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
                 let i = match before.binary_search_by(|(s, _)| s.cmp(&surface)) {

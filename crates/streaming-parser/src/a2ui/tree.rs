@@ -160,18 +160,19 @@ fn walk(
 
 impl SurfaceState {
     /// Sets (or, with `None`, removes) a component, keeping in `before` what
-    /// each id held before the first change of this update.
+    /// each id held before the first change of this update (null for none:
+    /// a component is an object; a map of a type the module has already).
     pub(super) fn set(
         &mut self,
         id: &str,
         value: Option<Value>,
-        before: &mut BTreeMap<String, Option<Value>>,
+        before: &mut BTreeMap<String, Value>,
     ) {
         let old = match value {
             Some(v) => self.components.insert(id.into(), v),
             None => self.components.remove(id),
         };
-        before.entry(id.into()).or_insert(old);
+        before.entry(id.into()).or_insert(old.unwrap_or(Value::Null));
     }
 
     /// Brings what is reachable from the root up to date after the changes
@@ -186,7 +187,7 @@ impl SurfaceState {
     /// or went, as either may leave something unreachable.
     pub(super) fn update(
         &mut self,
-        before: &BTreeMap<String, Option<Value>>,
+        before: &BTreeMap<String, Value>,
         version: Version,
     ) -> Result<BTreeSet<String>, String> {
         let mut changed = BTreeSet::new();
@@ -197,13 +198,13 @@ impl SurfaceState {
         // New references into what may become reachable: (parent, child).
         let mut entries: Vec<(Option<String>, String)> = Vec::new();
         for (id, old) in before {
-            let now = self.components.get(id);
-            if old.as_ref() == now {
+            let (old, now) = (Some(old).filter(|o| !o.is_null()), self.components.get(id));
+            if old == now {
                 continue;
             }
             let ids =
                 |c: Option<&Value>| set_of(c.map(|c| child_ids(c, version)).unwrap_or_default());
-            let (was, is) = (ids(old.as_ref()), ids(now));
+            let (was, is) = (ids(old), ids(now));
             let reached = self.reach.contains(id);
             for child in was.difference(&is) {
                 if let Some(parents) = self.parents.get_mut(child) {
