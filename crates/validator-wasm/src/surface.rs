@@ -1154,10 +1154,14 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
         let (place, next) = match at {
             // Large objects (data) are checked in their own order already.
             Some(Value::Object(map)) if map.len() > ORDERED_KEYS => (0, map.get(seg.as_str())),
-            Some(Value::Object(map)) => match map.keys().position(|k| k == seg.as_str()) {
-                Some(p) => (p, map.get(seg.as_str())),
-                None => (usize::MAX, None),
-            },
+            // The key's place and its value in one pass (a lookup by name
+            // would hash the key).
+            Some(Value::Object(map)) => {
+                match map.iter().enumerate().find(|(_, (k, _))| *k == seg) {
+                    Some((p, (_, v))) => (p, Some(v)),
+                    None => (usize::MAX, None),
+                }
+            }
             Some(Value::Array(items)) => match pointer::array_index(seg) {
                 Some(i) => (i, items.get(i)),
                 None => (usize::MAX, None),

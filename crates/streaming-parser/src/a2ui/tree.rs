@@ -172,7 +172,9 @@ impl SurfaceState {
             Some(v) => self.components.insert(id.into(), v),
             None => self.components.remove(id),
         };
-        before.entry(id.into()).or_insert(old.unwrap_or(Value::Null));
+        before
+            .entry(id.into())
+            .or_insert(old.unwrap_or(Value::Null));
     }
 
     /// Brings what is reachable from the root up to date after the changes
