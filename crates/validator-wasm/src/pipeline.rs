@@ -436,6 +436,7 @@ impl Draft {
                     Some(Local::Data {
                         surface: s,
                         written,
+                        replaced,
                     }),
                     Some(known),
                 ) if *s == after_at => {
@@ -443,7 +444,7 @@ impl Draft {
                     let len = (known.data_len)
                         .filter(|_| !written.is_empty())
                         .and_then(|len| data_len_after(&self.document, len, &undo));
-                    let (issues, data_len) = data_changed(known, surface, written, len);
+                    let (issues, data_len) = data_changed(known, surface, written, *replaced, len);
                     let parts = Parts::Kept;
                     After {
                         issues,
@@ -560,11 +561,19 @@ fn error_keys(issues: &[Issue]) -> HashSet<(&'static str, String)> {
 
 /// An operation whose effect is confined: nothing, one component's
 /// `props` or `visible`, or the data at and under `written` (a pointer
-/// into the data).
+/// into the data; `replaced` when the operation replaced a value at or
+/// under it, so that a value is at `written` after as before).
 enum Local {
     Unchanged,
-    Component { surface: String, index: usize },
-    Data { surface: String, written: String },
+    Component {
+        surface: String,
+        index: usize,
+    },
+    Data {
+        surface: String,
+        written: String,
+        replaced: bool,
+    },
 }
 
 /// A checked surface's issues after an operation, what became of its
@@ -618,6 +627,7 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
         ["data", ..] => {
             // The path is the surface's, `/data`, then the pointer into it.
             let mut written = path.get(surface.len() + "/data".len()..)?;
+            let replaced = name == "replace";
             // An item added to or taken from a list moves the items after
             // it: the list is what changed. A member's `$source` decides
             // whether every path into the member resolves: the member is.
@@ -627,7 +637,11 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
                 _ => {}
             }
             let written = written.to_string();
-            Some(Local::Data { surface, written })
+            Some(Local::Data {
+                surface,
+                written,
+                replaced,
+            })
         }
         _ => None,
     }

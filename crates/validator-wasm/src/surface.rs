@@ -332,17 +332,21 @@ pub(crate) fn check_surface(
 /// ([`check_surface`]'s, for a page section): the components' kept (none of
 /// their rules reads the data), the data's own found again, and the
 /// bindings of each component with one through `written` resolved again
-/// (all of that component's, in order, as a full check gives them). With
+/// (all of that component's, in order, as a full check gives them; when
+/// the value at `written` was `replaced`, a binding of it resolves as
+/// before, so only those under it count). With
 /// the data's size: `len` when the caller measured it from the change,
 /// else counted.
 pub(crate) fn data_changed(
     known: &Checked,
     surface: &Value,
     written: &str,
+    replaced: bool,
     len: Option<usize>,
 ) -> (Vec<Issue>, Option<usize>) {
+    let through = |b: &Binding| under(&b.pointer, written) && !(replaced && b.pointer == written);
     let moved: Vec<bool> = (known.parts.iter())
-        .map(|part| part.bindings.iter().any(|b| under(&b.pointer, written)))
+        .map(|part| part.bindings.iter().any(through))
         .collect();
     // Whether `at` is in a component with a binding through `written`.
     let in_moved = |at: &str| {
