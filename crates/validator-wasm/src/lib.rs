@@ -81,7 +81,8 @@
 //! added, removed or replaced (not a walk of the data), and resolves again
 //! the bindings of the components with one through the path written
 //! (through the list, when an item is added to or taken from one; through
-//! the member, when its `$source` is). Any other operation checks the
+//! the member, when its `$source` is; under it, when the value there was
+//! replaced, as a value is there after as before). Any other operation checks the
 //! surface whole, but each component's props and `visible` (the costly
 //! part, which reads no other component) only from the first component
 //! the operation touched on: a component added at the end, or an id linked
