@@ -470,9 +470,10 @@ fn resolves(data: &Value, path: &str) -> bool {
     first.is_some_and(|key| data.get(&key).is_some_and(|v| v.get("$source").is_some()))
 }
 
-/// The component tree: ids, parents, root, with every id looked up once
-/// (each lookup hashes the id: they were a fifth of a `Draft`'s whole check
-/// in WebAssembly while each rule looked up its own).
+/// The component tree: ids, parents, root, with what each id and each
+/// `children` entry names found once, when it is built (each lookup hashes
+/// the id: they were a fifth of a `Draft`'s whole check in WebAssembly
+/// while each rule looked up its own).
 struct Tree {
     root: Option<usize>,
     /// Per component, the first component with its id (`None`: no id).
@@ -1150,14 +1151,41 @@ fn sort_by_keys(issues: &mut Vec<Issue>, keys: Vec<Vec<usize>>) {
 /// key's place in its object (past the end when absent).
 fn position(doc: &Value, path: &str) -> Vec<usize> {
     let mut key = Vec::new();
-    let Ok(segments) = pointer::parse(path) else {
-        return vec![usize::MAX];
+    // A path without escapes is its text between slashes, read in place
+    // (each segment `pointer::parse` gives is allocated: with the sort of
+    // every issue of a surface, they were a third of a Draft's whole check).
+    let parsed;
+    let segments: Vec<&str> = match path.strip_prefix('/') {
+        Some(rest) if !rest.bytes().any(|b| b == b'~') => {
+            let mut segments = Vec::new();
+            let mut start = 0;
+            for (i, b) in rest.bytes().chain([b'/']).enumerate() {
+                if b == b'/' {
+                    segments.extend(rest.get(start..i));
+                    start = i + 1;
+                }
+            }
+            segments
+        }
+        _ => match pointer::parse(path) {
+            Ok(s) => {
+                parsed = s;
+                parsed.iter().map(String::as_str).collect()
+            }
+            Err(_) => return vec![usize::MAX],
+        },
     };
+    if segments
+        .iter()
+        .any(|s| pointer::UNSAFE_SEGMENTS.contains(s))
+    {
+        return vec![usize::MAX];
+    }
     let mut at = Some(doc);
-    for seg in &segments {
+    for &seg in &segments {
         let (place, next) = match at {
             // Large objects (data) are checked in their own order already.
-            Some(Value::Object(map)) if map.len() > ORDERED_KEYS => (0, map.get(seg.as_str())),
+            Some(Value::Object(map)) if map.len() > ORDERED_KEYS => (0, map.get(seg)),
             // The key's place and its value in one pass (a lookup by name
             // would hash the key).
             Some(Value::Object(map)) => {
@@ -1182,6 +1210,26 @@ fn position(doc: &Value, path: &str) -> Vec<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn positions_read_plain_and_escaped_paths_alike() {
+        let doc = json!({"a": {"b/c": [10, 20], "~d": 1, "constructor": 2}, "e": 3});
+        let max = usize::MAX;
+        for (path, key) in [
+            ("", vec![]),
+            ("/e", vec![1]),
+            ("/a/b~1c/1", vec![0, 0, 1]),
+            ("/a/~0d", vec![0, 1]),
+            ("/a//", vec![0, max, max]),
+            ("/zz/q", vec![max, max]),
+            // Not a pointer, or one the pointer rules refuse.
+            ("x", vec![max]),
+            ("/a/constructor", vec![max]),
+            ("/a/~2", vec![max]),
+        ] {
+            assert_eq!(position(&doc, path), key, "{path}");
+        }
+    }
 
     #[test]
     fn json_size_matches_serde_json() {
