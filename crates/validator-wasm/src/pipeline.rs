@@ -384,7 +384,7 @@ impl Draft {
         for p in group {
             targets.extend(affected(&self.document, &p.op));
         }
-        let targets = dedup(targets);
+        let mut targets = dedup(targets);
         // What each target's surface looked like before, while it still does.
         let mut before: Vec<Option<HashSet<(&'static str, String)>>> = Vec::new();
         for t in &targets {
@@ -409,6 +409,29 @@ impl Draft {
                         issues: vec![Issue::error(code, path, message)],
                         waiting: false,
                     });
+                }
+            }
+        }
+        // The targets come from the document before the group: the sections
+        // after a new one (the list replaced, a section added) are new too,
+        // however many the group made.
+        let new_from = targets.iter().filter_map(|t| match t {
+            Target::Section {
+                after,
+                before: None,
+            } => Some(*after),
+            _ => None,
+        });
+        if let Some(from) = new_from.min() {
+            let sections = self.document.get("sections").and_then(Value::as_array);
+            for after in from..sections.map_or(0, Vec::len) {
+                let t = Target::Section {
+                    after,
+                    before: None,
+                };
+                if !targets.contains(&t) {
+                    targets.push(t);
+                    before.push(None);
                 }
             }
         }

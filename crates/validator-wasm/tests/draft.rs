@@ -305,6 +305,53 @@ fn the_sections_replaced_whole_reuse_nothing_of_the_surfaces_before() {
 }
 
 #[test]
+fn a_held_replace_of_the_sections_reuses_nothing_of_the_section_it_replaced() {
+    // The sections replaced whole, held for a child of the new section 1,
+    // then completed by an operation in section 1: the group's check of
+    // section 1 is of another surface than the one the draft knew.
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(json!({"sections": [surface(), surface()]}));
+    draft.issues(&catalog);
+    let mut other = surface();
+    other["components"][0]["children"] = json!(["w"]);
+    other["components"].as_array_mut().unwrap().truncate(1);
+    other["components"][0]["props"] = json!({"gap": 99});
+    let replace = json!({"op": "replace", "path": "/sections", "value": [surface(), other]});
+    let child = json!({"id": "w", "component": "Heading", "props": {"text": "W"}});
+    let add = json!({"op": "add", "path": "/sections/1/components/-", "value": child});
+    let report = draft.apply(&json!([replace, add]), &catalog);
+    assert_eq!(report.applied, [0, 1]);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+#[test]
+fn sections_a_replace_adds_past_the_old_ones_are_checked() {
+    // Page sections past the ones the draft had (none, or fewer after a
+    // replace took some away) are checked as new ones: an error there
+    // refuses the replace.
+    let catalog = Catalog::default_blog();
+    let mut bad = surface();
+    bad["components"][1]["id"] = json!("root");
+    for start in [json!([]), json!([surface(), surface(), surface()])] {
+        let mut draft = Draft::new(json!({ "sections": start }));
+        draft.issues(&catalog);
+        let fewer = json!({"op": "replace", "path": "/sections", "value": [surface()]});
+        assert_eq!(draft.apply(&fewer, &catalog).applied, [0]);
+        let more =
+            json!({"op": "replace", "path": "/sections", "value": [surface(), surface(), bad]});
+        let report = draft.apply(&more, &catalog);
+        assert_eq!(report.refused.len(), 1, "{start}");
+        assert_eq!(
+            draft.issues(&catalog),
+            page_issues(draft.document(), &catalog)
+        );
+    }
+}
+
+#[test]
 fn a_section_that_is_no_longer_a_surface_has_no_issues() {
     let catalog = Catalog::default_blog();
     let mut draft = Draft::new(json!({"sections": [surface(), surface()]}));
