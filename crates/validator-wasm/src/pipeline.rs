@@ -856,6 +856,8 @@ fn affected(doc: &Value, op: &Value) -> Vec<Target> {
         let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
         match segs.as_slice() {
             [] | ["sections"] => return all(sections + 1),
+            // A page given components is a surface.
+            ["components", ..] => out.push(Target::Whole),
             ["sections", "-"] => out.push(Target::Section {
                 after: sections,
                 before: None,

@@ -352,6 +352,21 @@ fn sections_a_replace_adds_past_the_old_ones_are_checked() {
 }
 
 #[test]
+fn components_added_to_a_page_make_a_surface_that_is_checked() {
+    // A page with components is a surface (one of a component that is no
+    // object, here): the operation brings in errors and is refused.
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(json!({"sections": [surface()]}));
+    draft.issues(&catalog);
+    let op = json!({"op": "add", "path": "/components", "value": [1]});
+    assert_eq!(draft.apply(&op, &catalog).refused.len(), 1);
+    assert_eq!(
+        draft.issues(&catalog),
+        page_issues(draft.document(), &catalog)
+    );
+}
+
+#[test]
 fn a_section_that_is_no_longer_a_surface_has_no_issues() {
     let catalog = Catalog::default_blog();
     let mut draft = Draft::new(json!({"sections": [surface(), surface()]}));
