@@ -386,7 +386,7 @@ impl Draft {
         }
         let mut targets = dedup(targets);
         // What each target's surface looked like before, while it still does.
-        let mut before: Vec<Option<HashSet<(&'static str, String)>>> = Vec::new();
+        let mut before: Vec<Option<HashSet<String>>> = Vec::new();
         for t in &targets {
             let errors = t
                 .before_at()
@@ -503,7 +503,7 @@ impl Draft {
             for issue in after.issues.iter().filter(|i| i.is_error()) {
                 if !before_errors
                     .as_ref()
-                    .is_some_and(|b| b.contains(&(issue.code, issue.path.clone())))
+                    .is_some_and(|b| b.contains(&error_key(issue)))
                 {
                     let mut issue = issue.clone();
                     issue.path = [after_at.as_str(), &issue.path].concat();
@@ -574,12 +574,20 @@ fn commit(report: &mut Report, group: Vec<Prepared>) {
     }
 }
 
-fn error_keys(issues: &[Issue]) -> HashSet<(&'static str, String)> {
+/// The errors among `issues`, each as its [`error_key`].
+fn error_keys(issues: &[Issue]) -> HashSet<String> {
     issues
         .iter()
         .filter(|i| i.is_error())
-        .map(|i| (i.code, i.path.clone()))
+        .map(error_key)
         .collect()
+}
+
+/// An issue's code and path as one string (a code is a word: no space in
+/// it), so that the errors before an operation make a set of a type the
+/// module has already.
+fn error_key(issue: &Issue) -> String {
+    [issue.code, " ", &issue.path].concat()
 }
 
 /// An operation whose effect is confined: nothing, one component's
