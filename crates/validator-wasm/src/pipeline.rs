@@ -15,7 +15,7 @@ use crate::surface::{
     section_path, sort_in_document_order, under, unresolved, Checked, Place, ORDERED_KEYS,
 };
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use surfaces_core::pointer::{self, array_index};
 
 /// At most this many operations are held at a time.
@@ -200,7 +200,7 @@ pub struct Draft {
     /// What the draft knows of each checked surface (`""` for a surface
     /// document, `/sections/<i>` in a page), for the document as it is:
     /// its issues, its components' parts and its data's size.
-    checked: HashMap<String, Checked>,
+    checked: Known,
     /// Operations waiting for a later one, across calls.
     held: Vec<Prepared>,
     /// The round's index of the next operation.
@@ -215,7 +215,7 @@ impl Draft {
     pub fn new(document: Value) -> Draft {
         Draft {
             document,
-            checked: HashMap::new(),
+            checked: Known::default(),
             held: Vec::new(),
             next: 0,
             copy_budget: crate::patch::COPY_BUDGET,
@@ -369,10 +369,10 @@ impl Draft {
 
     /// The issues of the surface at `at`, checking it if not yet known.
     fn issues_of(&mut self, at: &str, catalog: &Catalog) -> Option<&Vec<Issue>> {
-        if !self.checked.contains_key(at) {
+        if self.checked.get(at).is_none() {
             let surface = surface_at(&self.document, at)?;
             let checked = check_surface(surface, catalog, Place::Page, &[], None);
-            self.checked.insert(at.to_string(), checked);
+            self.checked.insert(at, checked);
         }
         self.checked.get(at).map(|checked| &checked.issues)
     }
@@ -526,12 +526,12 @@ impl Draft {
             });
         }
         if shifts {
-            self.checked.clear();
+            self.checked = Known::default();
         }
         for at in gone {
             // Nothing to report there (not a map removal: one more
             // instantiation of the map's code).
-            self.checked.insert(at, Checked::default());
+            self.checked.insert(&at, Checked::default());
         }
         for (at, after) in fresh {
             let After {
@@ -545,7 +545,7 @@ impl Draft {
                     parts,
                     data_len,
                 };
-                self.checked.insert(at, checked);
+                self.checked.insert(&at, checked);
             } else if let Some(known) = self.checked.get_mut(&at) {
                 known.issues = issues;
                 known.data_len = data_len;
@@ -605,6 +605,54 @@ enum Local {
         written: String,
         replaced: bool,
     },
+}
+
+/// What a draft knows of each checked surface, by place: the document's own
+/// (`""`, a surface document) or section `i`'s (`/sections/<i>`), in a list
+/// by section (a map would be one more map type in the module).
+#[derive(Debug, Clone, Default)]
+struct Known {
+    whole: Option<Checked>,
+    sections: Vec<Option<Checked>>,
+}
+
+impl Known {
+    /// The section of place `at` (`Some(None)`: the document's own).
+    fn place(at: &str) -> Option<Option<usize>> {
+        if at.is_empty() {
+            return Some(None);
+        }
+        Some(Some(array_index(at.strip_prefix("/sections/")?)?))
+    }
+
+    fn get(&self, at: &str) -> Option<&Checked> {
+        match Known::place(at)? {
+            None => self.whole.as_ref(),
+            Some(i) => self.sections.get(i)?.as_ref(),
+        }
+    }
+
+    fn get_mut(&mut self, at: &str) -> Option<&mut Checked> {
+        match Known::place(at)? {
+            None => self.whole.as_mut(),
+            Some(i) => self.sections.get_mut(i)?.as_mut(),
+        }
+    }
+
+    fn insert(&mut self, at: &str, checked: Checked) {
+        match Known::place(at) {
+            Some(None) => self.whole = Some(checked),
+            Some(Some(i)) => {
+                while self.sections.len() <= i {
+                    self.sections.push(None);
+                }
+                if let Some(slot) = self.sections.get_mut(i) {
+                    *slot = Some(checked);
+                }
+            }
+            None => {}
+        }
+    }
 }
 
 /// A checked surface's issues after an operation, what became of its
@@ -951,7 +999,8 @@ mod tests {
             let report = draft.apply(&op, &catalog);
             assert_eq!(report.applied.len(), 1, "{op} applies");
             let counted = json_size(&draft.document()["data"]);
-            assert_eq!(draft.checked[""].data_len, Some(counted), "after {op}");
+            let known = draft.checked.get("").map(|k| k.data_len);
+            assert_eq!(known, Some(Some(counted)), "after {op}");
             let text = serde_json::to_string(&draft.document()["data"]).unwrap();
             assert_eq!(counted, text.len(), "json_size is serde_json's length");
         }
