@@ -250,6 +250,46 @@ enum Undo {
     Data((String, String), String, Option<Value>),
 }
 
+/// Each surface's state by id: a list sorted by id (a map would be one
+/// more map type in the WebAssembly module; an answer names few surfaces).
+#[derive(Debug, Clone, Default)]
+struct Surfaces(Vec<(String, SurfaceState)>);
+
+impl Surfaces {
+    /// Where `id` is, or where it would go.
+    fn find(&self, id: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(s, _)| s.as_str().cmp(id))
+    }
+
+    fn get(&self, id: &str) -> Option<&SurfaceState> {
+        let i = self.find(id).ok()?;
+        self.0.get(i).map(|(_, s)| s)
+    }
+
+    fn get_mut(&mut self, id: &str) -> Option<&mut SurfaceState> {
+        let i = self.find(id).ok()?;
+        self.0.get_mut(i).map(|(_, s)| s)
+    }
+
+    /// `id`'s state, a new one if it had none.
+    fn entry(&mut self, id: &str) -> &mut SurfaceState {
+        let i = match self.find(id) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (id.into(), SurfaceState::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    fn remove(&mut self, id: &str) {
+        if let Ok(i) = self.find(id) {
+            self.0.remove(i);
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 struct SurfaceState {
     started: bool,
@@ -293,7 +333,7 @@ pub struct A2uiStream {
     /// What the readings of the unfinished message changed in what was
     /// emitted, newest last: taken back when the text ends inside it.
     undo: Vec<Undo>,
-    surfaces: BTreeMap<String, SurfaceState>,
+    surfaces: Surfaces,
     /// The data values emitted per surface and path (`{surface: {path:
     /// {key: value}}}`), so an update shows only when something changed.
     /// (JSON objects, not a map type of its own: each is code in the
@@ -328,7 +368,7 @@ impl A2uiStream {
             provisional: 0,
             read: Vec::new(),
             undo: Vec::new(),
-            surfaces: BTreeMap::new(),
+            surfaces: Surfaces::default(),
             data_seen: Map::new(),
             placeholders: true,
             catalog: Value::Null,

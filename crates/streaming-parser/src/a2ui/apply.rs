@@ -64,7 +64,7 @@ impl A2uiStream {
                 Undo::Started(s, start) if *s == surface_id => Some(start.clone()),
                 _ => None,
             });
-            let state = self.surfaces.entry(surface_id.clone()).or_default();
+            let state = self.surfaces.entry(&surface_id);
             state.started = true;
             state.root = root;
             state.reach_again(self.version)?;
@@ -72,7 +72,7 @@ impl A2uiStream {
                 Some(shown) => self.rest_of_start(&surface_id, message, &shown)?,
                 None => alloc::vec![self.start_message(&surface_id, message)?],
             };
-            let state = self.surfaces.entry(surface_id).or_default();
+            let state = self.surfaces.entry(&surface_id);
             let pending = core::mem::take(&mut state.pending);
             for waiting in pending {
                 out.extend(self.handle(waiting)?);
@@ -95,7 +95,7 @@ impl A2uiStream {
             return Ok(Vec::new());
         }
         let body = body.clone();
-        let state = self.surfaces.entry(surface_id.clone()).or_default();
+        let state = self.surfaces.entry(&surface_id);
         if !state.started {
             state.pending.push(message);
             return Ok(Vec::new());

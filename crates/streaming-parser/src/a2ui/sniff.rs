@@ -175,7 +175,7 @@ impl A2uiStream {
                 state.set(&id, value, &mut before);
             }
         }
-        let state = self.surfaces.entry(surface_id.clone()).or_default();
+        let state = self.surfaces.entry(&surface_id);
         for c in &whole {
             let id = c.get("id").and_then(Value::as_str).unwrap_or_default();
             let value = state.components.get(id).cloned();
@@ -226,7 +226,7 @@ impl A2uiStream {
         message: &Value,
         parts: &mut Vec<Part>,
     ) -> Result<(), String> {
-        let state = self.surfaces.entry(surface_id.into()).or_default();
+        let state = self.surfaces.entry(surface_id);
         if state.started || !state.pending.is_empty() {
             return Ok(());
         }

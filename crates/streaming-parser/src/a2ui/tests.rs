@@ -185,10 +185,10 @@ fn a_long_message_is_read_again_only_as_it_grows() {
     assert!((20..400).contains(&updates), "{updates} updates");
     let mut whole = A2uiStream::new(Version::V09);
     whole.process_chunk(&text).unwrap();
-    assert_eq!(chunked.surfaces["s"].components.len(), 1001);
+    assert_eq!(chunked.surfaces.get("s").unwrap().components.len(), 1001);
     assert_eq!(
-        chunked.surfaces["s"].components,
-        whole.surfaces["s"].components
+        chunked.surfaces.get("s").unwrap().components,
+        whole.surfaces.get("s").unwrap().components
     );
 }
 
