@@ -251,9 +251,10 @@ enum Undo {
 }
 
 /// Each surface's state by id: a list sorted by id (a map would be one
-/// more map type in the WebAssembly module; an answer names few surfaces).
+/// more map type in the WebAssembly module; an answer names few surfaces,
+/// and each state is boxed, so that one inserted among many moves little).
 #[derive(Debug, Clone, Default)]
-struct Surfaces(Vec<(String, SurfaceState)>);
+struct Surfaces(Vec<(String, Box<SurfaceState>)>);
 
 impl Surfaces {
     /// Where `id` is, or where it would go.
@@ -263,12 +264,12 @@ impl Surfaces {
 
     fn get(&self, id: &str) -> Option<&SurfaceState> {
         let i = self.find(id).ok()?;
-        self.0.get(i).map(|(_, s)| s)
+        self.0.get(i).map(|(_, s)| &**s)
     }
 
     fn get_mut(&mut self, id: &str) -> Option<&mut SurfaceState> {
         let i = self.find(id).ok()?;
-        self.0.get_mut(i).map(|(_, s)| s)
+        self.0.get_mut(i).map(|(_, s)| &mut **s)
     }
 
     /// `id`'s state, a new one if it had none.
@@ -276,7 +277,7 @@ impl Surfaces {
         let i = match self.find(id) {
             Ok(i) => i,
             Err(i) => {
-                self.0.insert(i, (id.into(), SurfaceState::default()));
+                self.0.insert(i, (id.into(), Box::default()));
                 i
             }
         };
