@@ -8,6 +8,9 @@
 //! assert_eq!(field(&component, "component").and_then(|v| v.as_str()), Some("Heading"));
 //! assert_eq!(nearest("Haeding", ["Heading", "Text"]), Some("Heading"));
 //! assert_eq!(nearest("Carousel", ["Heading", "Text"]), None);
+//! // Ties go to the first in byte order, whatever the order given.
+//! assert_eq!(nearest("yearly", ["yearlz", "yearla"]), Some("yearla"));
+//! assert_eq!(nearest("yearly", ["yearla", "yearlz"]), Some("yearla"));
 //! ```
 
 use serde_json::{Map, Value};

@@ -224,9 +224,8 @@ pub(crate) fn prop(
         } else {
             return;
         };
-    let mut sorted = candidates;
-    sorted.sort_unstable();
-    if let Some(near) = nearest(text, sorted) {
+    // (Ties go to the first in byte order: nearest's own rule.)
+    if let Some(near) = nearest(text, candidates) {
         out.push(Repair {
             code,
             op,
