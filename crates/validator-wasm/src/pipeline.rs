@@ -422,15 +422,18 @@ impl Draft {
             } => Some(*after),
             _ => None,
         });
-        if let Some(from) = new_from.min() {
+        // A surface that became a page: all its sections are new.
+        let page = targets.contains(&Target::Whole) && is_page(&self.document);
+        if let Some(from) = if page { Some(0) } else { new_from.min() } {
             let sections = self.document.get("sections").and_then(Value::as_array);
             for after in from..sections.map_or(0, Vec::len) {
-                let t = Target::Section {
-                    after,
-                    before: None,
-                };
-                if !targets.contains(&t) {
-                    targets.push(t);
+                let there =
+                    |t: &Target| matches!(t, Target::Section { after: a, .. } if *a == after);
+                if !targets.iter().any(there) {
+                    targets.push(Target::Section {
+                        after,
+                        before: None,
+                    });
                     before.push(None);
                 }
             }
@@ -892,14 +895,6 @@ fn affected(doc: &Value, op: &Value) -> Vec<Target> {
         .get("sections")
         .and_then(Value::as_array)
         .map_or(0, Vec::len);
-    let all = |n: usize| {
-        (0..n)
-            .map(|i| Target::Section {
-                after: i,
-                before: None,
-            })
-            .collect::<Vec<_>>()
-    };
     let name = op.get("op").and_then(Value::as_str).unwrap_or_default();
     let mut out = Vec::new();
     for key in ["path", "from"] {
@@ -911,41 +906,53 @@ fn affected(doc: &Value, op: &Value) -> Vec<Target> {
         };
         let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
         match segs.as_slice() {
-            [] | ["sections"] => return all(sections + 1),
+            // (The document may be a surface after it.)
+            [] | ["sections"] => {
+                spread(&mut out, 0..sections + 1, None);
+                out.push(Target::Whole);
+            }
             // A page given components is a surface.
             ["components", ..] => out.push(Target::Whole),
-            ["sections", "-"] => out.push(Target::Section {
-                after: sections,
-                before: None,
-            }),
+            ["sections", "-"] => spread(&mut out, sections..sections + 1, None),
             ["sections", i] => {
                 let Some(i) = array_index(i) else { continue };
-                let inserts = key == "path" && matches!(name, "add" | "move" | "copy");
-                if inserts || key == "from" {
-                    // Indices shift: check every section from here on, as new.
-                    out.extend((i..sections + 1).map(|k| Target::Section {
-                        after: k,
-                        before: None,
-                    }));
-                } else {
-                    out.push(Target::Section {
-                        after: i,
-                        before: Some(i),
-                    });
+                match (key, name) {
+                    // A copy leaves its source as it was.
+                    ("from", "copy") => {}
+                    // The section added is new; each after it was one place
+                    // before it, and is compared with what it was there.
+                    ("path", "add") => {
+                        spread(&mut out, i..i + 1, None);
+                        spread(&mut out, i + 1..sections + 1, Some(-1));
+                    }
+                    // Each after the section taken away was one place after.
+                    ("path", "remove") => spread(&mut out, i..sections.saturating_sub(1), Some(1)),
+                    // Otherwise indices shift: every section from here on,
+                    // checked as new.
+                    ("path", "move" | "copy") | ("from", _) => {
+                        spread(&mut out, i..sections + 1, None)
+                    }
+                    _ => spread(&mut out, i..i + 1, Some(0)),
                 }
             }
             ["sections", i, ..] => {
                 if let Some(i) = array_index(i) {
-                    out.push(Target::Section {
-                        after: i,
-                        before: Some(i),
-                    });
+                    spread(&mut out, i..i + 1, Some(0));
                 }
             }
             _ => {}
         }
     }
     out
+}
+
+/// Sections `after` of the result, each compared with section `after +
+/// shift` before the operation (`None`: checked as new).
+fn spread(out: &mut Vec<Target>, after: core::ops::Range<usize>, shift: Option<isize>) {
+    for after in after {
+        let before = shift.map(|d| after.wrapping_add_signed(d));
+        out.push(Target::Section { after, before });
+    }
 }
 
 /// Repairs one operation (see [`repair::operation`]).

@@ -333,8 +333,7 @@ fn sections_a_replace_adds_past_the_old_ones_are_checked() {
     // replace took some away) are checked as new ones: an error there
     // refuses the replace.
     let catalog = Catalog::default_blog();
-    let mut bad = surface();
-    bad["components"][1]["id"] = json!("root");
+    let bad = bad();
     for start in [json!([]), json!([surface(), surface(), surface()])] {
         let mut draft = Draft::new(json!({ "sections": start }));
         draft.issues(&catalog);
@@ -363,6 +362,56 @@ fn components_added_to_a_page_make_a_surface_that_is_checked() {
     assert_eq!(
         draft.issues(&catalog),
         page_issues(draft.document(), &catalog)
+    );
+}
+
+/// A surface with an error of its own: a second component named root.
+fn bad() -> Value {
+    let mut bad = surface();
+    bad["components"][1]["id"] = json!("root");
+    bad
+}
+
+#[test]
+fn sections_moved_by_an_operation_are_held_to_what_they_were() {
+    // Each operation leaves the bad section's error as it was: applied.
+    let catalog = Catalog::default_blog();
+    let ops = [
+        json!({"op": "remove", "path": "/sections/0"}),
+        json!({"op": "add", "path": "/sections/0", "value": surface()}),
+        json!({"op": "add", "path": "/sections/1", "value": surface()}),
+        json!({"op": "copy", "from": "/sections/1/id", "path": "/sections/0/data/copied"}),
+    ];
+    for op in ops {
+        let mut draft = Draft::new(json!({"sections": [surface(), bad()]}));
+        draft.issues(&catalog);
+        assert_eq!(draft.apply(&op, &catalog).applied, [0], "{op}");
+        assert_eq!(
+            draft.issues(&catalog),
+            page_issues(draft.document(), &catalog),
+            "{op}"
+        );
+    }
+}
+
+#[test]
+fn a_page_and_a_surface_that_become_one_another_are_checked() {
+    let catalog = Catalog::default_blog();
+    let mut draft = Draft::new(json!({"sections": [surface()]}));
+    draft.issues(&catalog);
+    let op = json!({"op": "replace", "path": "", "value": bad()});
+    assert_eq!(
+        draft.apply(&op, &catalog).refused.len(),
+        1,
+        "page to surface"
+    );
+    let mut draft = Draft::new(surface());
+    draft.issues(&catalog);
+    let op = json!({"op": "replace", "path": "", "value": {"sections": [bad()]}});
+    assert_eq!(
+        draft.apply(&op, &catalog).refused.len(),
+        1,
+        "surface to page"
     );
 }
 
