@@ -240,10 +240,14 @@ fn pages_keep_their_other_sections_checked() {
         {"op": "add", "path": "/sections/3/components/0/children/-", "value": "n"}
     ]);
     assert_eq!(draft.apply(&ops, &catalog).applied, [5, 6]);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
+}
+
+/// That the draft's issues are a full validation's of each surface section
+/// of its page (`context` names the case).
+fn assert_page_checked(draft: &mut Draft, catalog: &Catalog, context: impl std::fmt::Display) {
+    let full = page_issues(draft.document(), catalog);
+    assert_eq!(draft.issues(catalog), full, "{context}");
 }
 
 /// A full validation of each surface section of `page`, paths into it.
@@ -280,10 +284,7 @@ fn a_group_that_moves_sections_reuses_nothing_of_the_sections_it_moved() {
         {"op": "add", "path": "/sections/0/components/-", "value": {"id": "w", "component": "Heading", "props": {"text": "W"}}}
     ]);
     assert_eq!(draft.apply(&ops, &catalog).applied, [0, 1, 2]);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
 }
 
 #[test]
@@ -298,10 +299,7 @@ fn the_sections_replaced_whole_reuse_nothing_of_the_surfaces_before() {
     other["data"] = json!({"plan": "a"});
     let op = json!({"op": "replace", "path": "/sections", "value": [surface(), other]});
     assert_eq!(draft.apply(&op, &catalog).applied, [0]);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
 }
 
 #[test]
@@ -321,10 +319,7 @@ fn a_held_replace_of_the_sections_reuses_nothing_of_the_section_it_replaced() {
     let add = json!({"op": "add", "path": "/sections/1/components/-", "value": child});
     let report = draft.apply(&json!([replace, add]), &catalog);
     assert_eq!(report.applied, [0, 1]);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
 }
 
 #[test]
@@ -343,10 +338,7 @@ fn sections_a_replace_adds_past_the_old_ones_are_checked() {
             json!({"op": "replace", "path": "/sections", "value": [surface(), surface(), bad]});
         let report = draft.apply(&more, &catalog);
         assert_eq!(report.refused.len(), 1, "{start}");
-        assert_eq!(
-            draft.issues(&catalog),
-            page_issues(draft.document(), &catalog)
-        );
+        assert_page_checked(&mut draft, &catalog, "");
     }
 }
 
@@ -359,10 +351,7 @@ fn components_added_to_a_page_make_a_surface_that_is_checked() {
     draft.issues(&catalog);
     let op = json!({"op": "add", "path": "/components", "value": [1]});
     assert_eq!(draft.apply(&op, &catalog).refused.len(), 1);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
 }
 
 /// A surface with an error of its own: a second component named root.
@@ -386,11 +375,7 @@ fn sections_moved_by_an_operation_are_held_to_what_they_were() {
         let mut draft = Draft::new(json!({"sections": [surface(), bad()]}));
         draft.issues(&catalog);
         assert_eq!(draft.apply(&op, &catalog).applied, [0], "{op}");
-        assert_eq!(
-            draft.issues(&catalog),
-            page_issues(draft.document(), &catalog),
-            "{op}"
-        );
+        assert_page_checked(&mut draft, &catalog, &op);
     }
 }
 
@@ -422,10 +407,7 @@ fn a_section_that_is_no_longer_a_surface_has_no_issues() {
     assert!(!draft.issues(&catalog).is_empty());
     let op = json!({"op": "replace", "path": "/sections/1/kind", "value": "prose"});
     assert_eq!(draft.apply(&op, &catalog).applied, [0]);
-    assert_eq!(
-        draft.issues(&catalog),
-        page_issues(draft.document(), &catalog)
-    );
+    assert_page_checked(&mut draft, &catalog, "");
 }
 
 #[test]
