@@ -1613,6 +1613,12 @@ impl Inline {
                             end = run.start;
                         }
                         if block && !matches!(self.prev, '\n' | '\r') {
+                            if end.setext {
+                                // The closer's line would make this one a
+                                // setext underline, which ends the paragraph
+                                // and the math with it.
+                                suffix.push('\u{200B}');
+                            }
                             suffix.push('\n');
                         }
                         suffix.push_str("$$");
@@ -2645,7 +2651,7 @@ mod tests {
     #[test]
     fn healing_is_idempotent_on_examples() {
         for t in [
-            "**a", "[x](y", "`c", "$$m", "a ![b", "x\n-", "**a <b", "~~s",
+            "**a", "[x](y", "`c", "$$m", "a ![b", "x\n-", "**a <b", "~~s", "$$\nx\n-",
         ] {
             let once = h(t);
             assert_eq!(h(&once), once, "{t}");
