@@ -646,11 +646,12 @@ impl Known {
         match Known::place(at) {
             Some(None) => self.whole = Some(checked),
             Some(Some(i)) => {
-                while self.sections.len() <= i {
+                while self.sections.len() < i {
                     self.sections.push(None);
                 }
-                if let Some(slot) = self.sections.get_mut(i) {
-                    *slot = Some(checked);
+                match self.sections.get_mut(i) {
+                    Some(slot) => *slot = Some(checked),
+                    None => self.sections.push(Some(checked)),
                 }
             }
             None => {}
