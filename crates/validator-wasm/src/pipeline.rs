@@ -380,11 +380,7 @@ impl Draft {
     /// Applies `group` in place and keeps it if it introduces no error;
     /// otherwise takes it back.
     fn attempt(&mut self, group: &[Prepared], catalog: &Catalog) -> Result<(), Failed> {
-        let mut targets = Vec::new();
-        for p in group {
-            targets.extend(affected(&self.document, &p.op));
-        }
-        let mut targets = dedup(targets);
+        let (mut targets, mut moved) = affected(&self.document, group);
         // What each target's surface looked like before, while it still does.
         let mut before: Vec<Option<HashSet<String>>> = Vec::new();
         for t in &targets {
@@ -412,37 +408,23 @@ impl Draft {
                 }
             }
         }
-        // The targets come from the document before the group: the sections
-        // after a new one (the list replaced, a section added) are new too,
-        // however many the group made.
-        let new_from = targets.iter().filter_map(|t| match t {
-            Target::Section {
-                after,
-                before: None,
-            } => Some(*after),
-            _ => None,
-        });
-        // A surface that became a page: all its sections are new.
-        let page = targets.contains(&Target::Whole) && is_page(&self.document);
-        if let Some(from) = if page { Some(0) } else { new_from.min() } {
+        // The document replaced, its sections or its kind: a page now has
+        // only new sections.
+        if targets == [Target::Whole] && is_page(&self.document) {
+            moved = true;
             let sections = self.document.get("sections").and_then(Value::as_array);
-            for after in from..sections.map_or(0, Vec::len) {
-                let there =
-                    |t: &Target| matches!(t, Target::Section { after: a, .. } if *a == after);
-                if !targets.iter().any(there) {
-                    targets.push(Target::Section {
-                        after,
-                        before: None,
-                    });
-                    before.push(None);
-                }
+            for after in 0..sections.map_or(0, Vec::len) {
+                targets.push(Target::Section {
+                    after,
+                    before: None,
+                });
+                before.push(None);
             }
         }
         let mut introduced = Vec::new();
         let mut fresh = Vec::new();
         // The sections that are surfaces no longer.
         let mut gone = Vec::new();
-        let shifts = group.iter().any(|p| shifts_sections(&p.op));
         for (t, before_errors) in targets.iter().zip(&before) {
             let after_at = t.after_at();
             let Some(surface) = surface_at(&self.document, &after_at) else {
@@ -484,7 +466,7 @@ impl Draft {
                     // sections move: the section here may be another).
                     let same = t.before_at().as_deref() == Some(after_at.as_str());
                     let (reuse, data_kept) = match known {
-                        Some(known) if same && !shifts => {
+                        Some(known) if same && !moved => {
                             let (mut first, mut data) = (known.parts.len(), true);
                             for p in group {
                                 let (f, d) = untouched(&p.op, &after_at, first);
@@ -528,7 +510,7 @@ impl Draft {
                 waiting,
             });
         }
-        if shifts {
+        if moved {
             self.checked = Known::default();
         }
         for at in gone {
@@ -730,21 +712,6 @@ fn local_change(doc: &Value, op: &Value) -> Option<Local> {
     }
 }
 
-/// Whether `op` adds, removes or moves whole sections (their indices shift).
-fn shifts_sections(op: &Value) -> bool {
-    let name = op.get("op").and_then(Value::as_str).unwrap_or_default();
-    ["path", "from"].iter().any(|key| {
-        let Some(Ok(segments)) = op.get(*key).and_then(Value::as_str).map(pointer::parse) else {
-            return false;
-        };
-        segments.is_empty()
-            || (segments.first().is_some_and(|s| s == "sections")
-                && segments.len() <= 2
-                && name != "replace"
-                && name != "test")
-    })
-}
-
 /// The issues of a surface after a change to component `index`'s `props`
 /// or `visible`: the known issues elsewhere, that component's part afresh.
 fn revalidate_component(
@@ -877,83 +844,71 @@ impl Target {
     }
 }
 
-fn dedup(targets: Vec<Target>) -> Vec<Target> {
-    let mut out: Vec<Target> = Vec::new();
-    for t in targets {
-        if !out.contains(&t) {
-            out.push(t);
-        }
-    }
-    out
-}
-
-/// Which surfaces `op` (applied to `doc`) can change.
-fn affected(doc: &Value, op: &Value) -> Vec<Target> {
-    if !is_page(doc) {
-        return vec![Target::Whole];
-    }
-    let sections = doc
+/// Which surfaces `group` (applied to `doc` in turn) can change, each with
+/// the section it was before the group (`None`: a new one), and whether
+/// sections moved (a place now holds another section, or none).
+///
+/// A page's sections are followed through the group: an operation's path
+/// is read against the sections as the operations before it left them, so
+/// a section added, taken away or moved by one operation is where the next
+/// one finds it. A section that moved is compared with what it was: the
+/// errors it had are not new. A replaced page, list of sections or kind of
+/// document is `[Whole]`, and every section of the result is then new.
+fn affected(doc: &Value, group: &[Prepared]) -> (Vec<Target>, bool) {
+    let whole = (vec![Target::Whole], true);
+    let Some(count) = doc
         .get("sections")
         .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let name = op.get("op").and_then(Value::as_str).unwrap_or_default();
-    let mut out = Vec::new();
-    for key in ["path", "from"] {
-        let Some(path) = op.get(key).and_then(Value::as_str) else {
-            continue;
-        };
-        let Ok(segments) = pointer::parse(path) else {
-            continue;
-        };
-        let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
-        match segs.as_slice() {
-            // (The document may be a surface after it.)
-            [] | ["sections"] => {
-                spread(&mut out, 0..sections + 1, None);
-                out.push(Target::Whole);
-            }
-            // A page given components is a surface.
-            ["components", ..] => out.push(Target::Whole),
-            ["sections", "-"] => spread(&mut out, sections..sections + 1, None),
-            ["sections", i] => {
-                let Some(i) = array_index(i) else { continue };
-                match (key, name) {
-                    // A copy leaves its source as it was.
-                    ("from", "copy") => {}
-                    // The section added is new; each after it was one place
-                    // before it, and is compared with what it was there.
-                    ("path", "add") => {
-                        spread(&mut out, i..i + 1, None);
-                        spread(&mut out, i + 1..sections + 1, Some(-1));
+        .filter(|_| is_page(doc))
+        .map(Vec::len)
+    else {
+        return (vec![Target::Whole], false);
+    };
+    // Each section of the result so far: the one it was before the group,
+    // and whether the group changed it.
+    let mut was: Vec<(Option<usize>, bool)> = (0..count).map(|i| (Some(i), false)).collect();
+    for p in group {
+        let name = p.op.get("op").and_then(Value::as_str).unwrap_or_default();
+        // A move takes its section out, then puts it in at its path.
+        let mut taken = None;
+        for key in ["from", "path"] {
+            let Some(Ok(segments)) = p.op.get(key).and_then(Value::as_str).map(pointer::parse)
+            else {
+                continue;
+            };
+            let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
+            let (i, rest) = match segs.as_slice() {
+                [] | ["sections"] | ["components", ..] => return whole,
+                ["sections", "-", rest @ ..] => (was.len(), rest),
+                ["sections", i, rest @ ..] => match array_index(i) {
+                    Some(i) if i <= was.len() => (i, rest),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            match (rest, key, name) {
+                // (A copy leaves its source as it was.)
+                (_, _, "test") | (_, "from", "copy") => {}
+                ([], "from", _) if i < was.len() => taken = Some(was.remove(i)),
+                ([], "path", "add" | "move" | "copy") => {
+                    was.insert(i, taken.take().unwrap_or((None, true)))
+                }
+                ([], "path", "remove") if i < was.len() => drop(was.remove(i)),
+                _ => {
+                    if let Some(section) = was.get_mut(i) {
+                        section.1 = true;
                     }
-                    // Each after the section taken away was one place after.
-                    ("path", "remove") => spread(&mut out, i..sections.saturating_sub(1), Some(1)),
-                    // Otherwise indices shift: every section from here on,
-                    // checked as new.
-                    ("path", "move" | "copy") | ("from", _) => {
-                        spread(&mut out, i..sections + 1, None)
-                    }
-                    _ => spread(&mut out, i..i + 1, Some(0)),
                 }
             }
-            ["sections", i, ..] => {
-                if let Some(i) = array_index(i) {
-                    spread(&mut out, i..i + 1, Some(0));
-                }
-            }
-            _ => {}
         }
     }
-    out
-}
-
-/// Sections `after` of the result, each compared with section `after +
-/// shift` before the operation (`None`: checked as new).
-fn spread(out: &mut Vec<Target>, after: core::ops::Range<usize>, shift: Option<isize>) {
-    for after in after {
-        let before = shift.map(|d| after.wrapping_add_signed(d));
-        out.push(Target::Section { after, before });
-    }
+    let moved = was.len() != count || was.iter().enumerate().any(|(k, s)| s.0 != Some(k));
+    let targets = was
+        .into_iter()
+        .enumerate()
+        .filter(|(k, s)| s.1 || s.0 != Some(*k));
+    let targets = targets.map(|(after, (before, _))| Target::Section { after, before });
+    (targets.collect(), moved)
 }
 
 /// Repairs one operation (see [`repair::operation`]).

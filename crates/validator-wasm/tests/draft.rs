@@ -288,6 +288,31 @@ fn a_group_that_moves_sections_reuses_nothing_of_the_sections_it_moved() {
 }
 
 #[test]
+fn a_group_reads_each_path_against_the_sections_the_operations_before_it_left() {
+    // A section added first (held: it waits for its child), then that
+    // child moved into it from what is then section 2, the second before:
+    // that section loses an orphan and keeps the error it had (a second
+    // root), which is not the group's.
+    let catalog = Catalog::default_blog();
+    let mut second = bad();
+    let orphan = json!({"id": "w", "component": "Heading", "props": {"text": "W"}});
+    second["components"].as_array_mut().unwrap().push(orphan);
+    let mut draft = Draft::new(json!({"sections": [surface(), second]}));
+    draft.issues(&catalog);
+    let new = json!({"id": "s9", "kind": "surface", "components": [
+        {"id": "root", "component": "Stack", "children": ["w"]}]});
+    let ops = json!([
+        {"op": "add", "path": "/sections/0", "value": new},
+        {"op": "move", "from": "/sections/2/components/6", "path": "/sections/0/components/-"}
+    ]);
+    let before = draft.issues(&catalog);
+    let report = draft.apply(&ops, &catalog);
+    eprintln!("BEFORE {before:?}\nREPORT {report:?}");
+    assert_eq!((report.applied, report.refused.len()), (vec![0, 1], 0));
+    assert_page_checked(&mut draft, &catalog, "");
+}
+
+#[test]
 fn the_sections_replaced_whole_reuse_nothing_of_the_surfaces_before() {
     // The same places, other components, other data: nothing the draft
     // knew of section 1 holds for what is there now.
