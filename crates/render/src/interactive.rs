@@ -6,9 +6,9 @@
 //! `Slider`, `Counter`, `Form` and its fields `TextField`, `TextArea`,
 //! `Checkbox`), each writing its value to state through `data-ch-model`.
 
-use crate::markup::{end, open, Tag, ACTION, CHECKS, MESSAGE, MODEL};
-use crate::{escape_into, Node, Renderer};
-use serde_json::Value;
+use crate::markup::{end, open, Tag, ACTION, ATTR, CHECKS, MESSAGE, MODEL};
+use crate::{dynamic, escape_into, Node, Renderer};
+use serde_json::{json, Value};
 use surfaces_core::truthy;
 
 impl Renderer<'_> {
@@ -30,10 +30,12 @@ impl Renderer<'_> {
             }
             "AccordionItem" | "Disclosure" | "TabPanel" => {
                 let open_now = p("open").map(|v| truthy(&&self.value(v))).unwrap_or(false);
-                open(out, "details")
-                    .class(name, props, &[])
-                    .flag("open", open_now)
-                    .close();
+                let mut t = open(out, "details").class(name, props, &[]);
+                // Bound to state: the runtime opens and closes it (section 10).
+                if let Some(bound) = p("open").filter(|v| dynamic(v)) {
+                    t = t.attr(ATTR, &validator_wasm::json_text(&json!({ "open": bound })));
+                }
+                t.flag("open", open_now).close();
                 self.text_element(
                     out,
                     "summary",

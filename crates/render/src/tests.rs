@@ -59,6 +59,24 @@ fn bindings_become_pointers_or_json() {
 }
 
 #[test]
+fn a_disclosure_bound_to_state_opens_with_it() {
+    let html = render(
+        json!([
+            {"id": "root", "component": "Stack", "children": ["d", "e"]},
+            {"id": "d", "component": "Disclosure", "props": {"summary": "Q", "open": {"path": "/faq"}}, "children": []},
+            {"id": "e", "component": "Disclosure", "props": {"summary": "R", "open": true}, "children": []}
+        ]),
+        json!({"faq": true}),
+    );
+    let bound = r#"<details class="ch-disclosure" data-ch-attr="{&quot;open&quot;:{&quot;path&quot;:&quot;/faq&quot;}}" open>"#;
+    assert!(html.contains(bound), "{html}");
+    assert!(
+        html.contains(r#"<details class="ch-disclosure" open>"#),
+        "a literal open is only the flag: {html}"
+    );
+}
+
+#[test]
 fn hidden_parts_are_rendered_hidden() {
     let html = render(
         json!([

@@ -103,7 +103,7 @@ struct Failed {
 /// let ops = json!([
 ///     {"op": "add", "path": "/components/-", "value": {"id": "t", "component": "Headng", "props": {"text": "Hi"}}},
 ///     {"op": "add", "path": "/components/root/children/-", "value": "t"},
-///     {"op": "replace", "path": "/components/1/props/href", "value": "javascript:x"}
+///     {"op": "replace", "path": "/components/1/props/text", "value": {"path": "/__proto__"}}
 /// ]);
 /// let out = patch(&doc, &ops, &Catalog::default_blog());
 /// assert_eq!(out.applied, [0, 1]);

@@ -119,36 +119,10 @@ pub(crate) fn props(
     };
     let schema = &entry.props;
     let properties = schema.get("properties").and_then(Value::as_object);
-    let open = matches!(
-        schema.get("additionalProperties"),
-        Some(Value::Bool(true)) | Some(Value::Object(_))
-    );
-    if let (Some(known), false) = (properties, open) {
-        let unknown: Vec<String> = map
-            .keys()
-            .filter(|k| !known.contains_key(*k))
-            .cloned()
-            .collect();
-        for key in unknown {
-            let mut path = at.to_string();
-            pointer::push(&mut path, &key);
-            let from = map.shift_remove(&key).unwrap_or(Value::Null);
-            out.push(Repair {
-                code: "drop_prop",
-                op,
-                path,
-                from,
-                to: Value::Null,
-                message: [
-                    "\"",
-                    entry.name.as_str(),
-                    "\" has no prop \"",
-                    &key,
-                    "\"; dropped it",
-                ]
-                .concat(),
-            });
-        }
+    let unknown: Vec<String> = map.keys().filter(|k| unknown(entry, k)).cloned().collect();
+    for key in unknown {
+        let from = map.shift_remove(&key).unwrap_or(Value::Null);
+        out.push(dropped(entry, at, &key, from, op));
     }
     let keys: Vec<String> = map.keys().cloned().collect();
     for key in keys {
@@ -185,6 +159,39 @@ pub(crate) fn props(
             });
             map.insert(name.into(), example.clone());
         }
+    }
+}
+
+/// Whether `entry` has no prop `key` and takes no other props than its own.
+fn unknown(entry: &Entry, key: &str) -> bool {
+    let schema = &entry.props;
+    let open = matches!(
+        schema.get("additionalProperties"),
+        Some(Value::Bool(true)) | Some(Value::Object(_))
+    );
+    let properties = schema.get("properties").and_then(Value::as_object);
+    !open && properties.is_some_and(|known| !known.contains_key(key))
+}
+
+/// `drop_prop`: prop `key` (`from`) of the props at `at` left out.
+fn dropped(entry: &Entry, at: &str, key: &str, from: Value, op: usize) -> Repair {
+    let mut path = at.to_string();
+    pointer::push(&mut path, key);
+    let message = [
+        "\"",
+        &entry.name,
+        "\" has no prop \"",
+        key,
+        "\"; dropped it",
+    ]
+    .concat();
+    Repair {
+        code: "drop_prop",
+        op,
+        path,
+        from,
+        to: Value::Null,
+        message,
     }
 }
 
@@ -288,7 +295,9 @@ pub fn operation(doc: &Value, op: &Value, index: usize, catalog: &Catalog) -> (V
     );
     if writes {
         if let Some(value) = op.get_mut("value") {
-            repair_value(doc, &path, value, catalog, index, &mut repairs);
+            if let Some(none) = repair_value(doc, &path, value, catalog, index, &mut repairs) {
+                op = none;
+            }
         }
     }
     (op, repairs)
@@ -325,6 +334,9 @@ fn rewrite_path(doc: &Value, path: &str) -> Option<String> {
 }
 
 /// Repairs the value an `add`/`replace` writes at `path`, by what it is.
+/// When nothing is left to write (one prop the component does not have),
+/// gives the operation that replaces it: a `test` that the component is as
+/// it is, which changes nothing.
 fn repair_value(
     doc: &Value,
     path: &str,
@@ -332,9 +344,9 @@ fn repair_value(
     catalog: &Catalog,
     op: usize,
     out: &mut Vec<Repair>,
-) {
+) -> Option<Value> {
     let Ok(segments) = pointer::parse(path) else {
-        return;
+        return None;
     };
     let segs: Vec<&str> = segments.iter().map(String::as_str).collect();
     let Some(at) = segs.iter().position(|s| *s == "components") else {
@@ -357,7 +369,7 @@ fn repair_value(
             }
             _ => {}
         }
-        return;
+        return None;
     };
     let list = get(doc, &segments[..=at]).and_then(Value::as_array);
     let base = segs[..=at].iter().fold(String::new(), |mut acc, s| {
@@ -385,9 +397,7 @@ fn repair_value(
             component(value, &here, catalog, op, out);
         }
         [i, rest @ ..] => {
-            let Some(component) = array_index(i).and_then(|i| list.and_then(|l| l.get(i))) else {
-                return;
-            };
+            let component = array_index(i).and_then(|i| list.and_then(|l| l.get(i)))?;
             let mut here = base;
             pointer::push(&mut here, i);
             match rest {
@@ -399,29 +409,33 @@ fn repair_value(
                     out,
                 ),
                 ["props"] | ["props", _] => {
-                    let Some(entry) = component
+                    let entry = component
                         .get("component")
                         .and_then(Value::as_str)
-                        .and_then(|n| catalog.entry(n))
-                    else {
-                        return;
-                    };
+                        .and_then(|n| catalog.entry(n))?;
                     here.push_str("/props");
-                    if let ["props", name] = rest {
-                        let Some(schema) = entry.props.get("properties").and_then(|p| p.get(*name))
-                        else {
-                            return;
-                        };
-                        pointer::push(&mut here, name);
-                        prop(value, schema, &entry.props, &here, catalog, op, out);
-                    } else {
-                        props(value, entry, &here, catalog, op, out);
+                    match rest {
+                        ["props", name] if unknown(entry, name) => {
+                            out.push(dropped(entry, &here, name, value.clone(), op));
+                            here.truncate(here.len() - "/props".len());
+                            let path = ("path", here.into());
+                            let test = [("op", "test".into()), path, ("value", component.clone())];
+                            return Some(crate::object(test));
+                        }
+                        ["props", name] => {
+                            let properties = entry.props.get("properties");
+                            let schema = properties.and_then(|p| p.get(*name))?;
+                            pointer::push(&mut here, name);
+                            prop(value, schema, &entry.props, &here, catalog, op, out);
+                        }
+                        _ => props(value, entry, &here, catalog, op, out),
                     }
                 }
                 _ => {}
             }
         }
     }
+    None
 }
 
 fn repair_surface(

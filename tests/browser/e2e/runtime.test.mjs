@@ -593,6 +593,13 @@ test('a page rendered by `surfaces render` hydrates', async () => {
   assert.equal(await page.locator('output[data-ch-text="/seats"]').textContent(), '4');
   await page.locator('input[value=yearly]').check();
   assert.equal(await page.locator('text=Two months free').isVisible(), true);
+  // A Disclosure whose open is bound to state opens and closes with it.
+  const details = page.locator('details.ch-disclosure');
+  assert.equal(await details.evaluate((d) => d.open), false);
+  await page.locator('button', { hasText: 'FAQ' }).click();
+  assert.equal(await details.evaluate((d) => d.open), true, 'opened from state');
+  await page.locator('button', { hasText: 'FAQ' }).click();
+  assert.equal(await details.evaluate((d) => d.open), false, 'and closed');
   assert.deepEqual(errors, []);
 });
 
