@@ -17,7 +17,7 @@ pub use stream::JsonRenderImport;
 
 use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
-use crate::note::{at, at_index, unsafe_key, Note};
+use crate::note::{at, at_index, safe_href, unsafe_key, Note};
 use serde_json::{json, Map, Value};
 
 /// What [`from_json_render`] gives.
@@ -424,6 +424,9 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
                 }
                 continue;
             }
+            if unsafe_href(key, value, &at_value, &mut notes) {
+                continue;
+            }
             let bind = INPUTS.contains(&key.as_str());
             if let Some(v) = prop_out(value, bind, &at_value, &mut notes) {
                 props.insert(key.clone(), v);
@@ -521,7 +524,11 @@ fn action_out(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Vec<Value
             .unwrap_or_default();
         let mut params = Map::new();
         for (key, field) in map.iter().filter(|(k, _)| *k != "action") {
-            if let Some(v) = prop_out(field, false, &at(&at_action, key), notes) {
+            let at_field = at(&at_action, key);
+            if unsafe_href(key, field, &at_field, notes) {
+                continue;
+            }
+            if let Some(v) = prop_out(field, false, &at_field, notes) {
                 params.insert(key.clone(), v);
             }
         }
@@ -534,6 +541,15 @@ fn action_out(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Vec<Value
         }
     }
     out
+}
+
+/// Whether `key` is an `href` whose value breaks the safe-href rule (noted
+/// at `at`): such a value is left out of the export.
+fn unsafe_href(key: &str, value: &Value, at: &str, notes: &mut Vec<Note>) -> bool {
+    key == "href"
+        && value
+            .as_str()
+            .is_some_and(|h| !safe_href(h, at.into(), notes))
 }
 
 /// Our condition as json-render's; `None` where it compares no path.

@@ -2,6 +2,7 @@
 //! Pointer into its input.
 
 use serde_json::{json, Value};
+use surfaces_core::href::is_safe_href;
 use surfaces_core::pointer;
 
 /// One thing a conversion could not carry over, or input it refused.
@@ -44,6 +45,17 @@ impl Note {
 /// The notes as a JSON list.
 pub fn notes_json(notes: &[Note]) -> Value {
     Value::Array(notes.iter().map(Note::to_json).collect())
+}
+
+/// Whether `href` (at `path` in the input) follows the safe-href rule; an
+/// unsafe one is noted `unsafe_href`, and the caller leaves it out.
+pub fn safe_href(href: &str, path: String, notes: &mut Vec<Note>) -> bool {
+    let safe = is_safe_href(href);
+    if !safe {
+        let message = "only a safe href (a /path, #fragment, http: or https: URL) is carried over; this one is left out";
+        notes.push(Note::new("unsafe_href", path, message));
+    }
+    safe
 }
 
 /// `at` with `segment` appended.

@@ -207,3 +207,39 @@ fn what_a2ui_cannot_hold_is_noted() {
         json!([{"id": "root", "component": "Column", "children": []}])
     );
 }
+
+#[test]
+fn an_unsafe_href_is_left_out_of_an_export_and_noted() {
+    // The safe-href rule holds both ways: what import refuses, export does
+    // not write (a surface with such an href has an error, but a script that
+    // keeps the converted document must not publish the URL).
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["a", "b"]},
+        {"id": "a", "component": "Button", "props": {"label": "A", "href": "javascript:alert(1)"}},
+        {"id": "b", "component": "Button", "props": {"label": "B", "onClick": {"action": "navigate", "href": "data:text/html,x"}}}
+    ]});
+    let unsafe_notes = |notes: &[interop::Note]| -> Vec<String> {
+        let found = notes.iter().filter(|n| n.code == "unsafe_href");
+        found.map(|n| n.path.clone()).collect()
+    };
+    let expected = [
+        "/components/1/props/href",
+        "/components/2/props/onClick/href",
+    ];
+    for version in [Version::V09, Version::V10] {
+        let out = to_a2ui(&surface, version);
+        let text = serde_json::to_string(&out.messages).unwrap();
+        assert!(
+            !text.contains("javascript:") && !text.contains("data:"),
+            "{text}"
+        );
+        assert_eq!(unsafe_notes(&out.notes), expected);
+    }
+    let out = interop::json_render::to_json_render(&surface);
+    let text = serde_json::to_string(&out.spec).unwrap();
+    assert!(
+        !text.contains("javascript:") && !text.contains("data:"),
+        "{text}"
+    );
+    assert_eq!(unsafe_notes(&out.notes), expected);
+}

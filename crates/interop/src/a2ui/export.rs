@@ -4,7 +4,7 @@
 use super::import::basic_catalog;
 use super::values;
 use super::{ToA2ui, Version};
-use crate::note::{at, at_index, Note};
+use crate::note::{at, at_index, safe_href, Note};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -264,7 +264,10 @@ impl Walk<'_, '_> {
                 let label_id = self.text(label_id, label, None);
                 out.insert("child".into(), json!(label_id));
                 out.insert("variant".into(), json!(variant));
-                let href = props.str("href");
+                let at_href = at(&props.at, "href");
+                let href = props
+                    .str("href")
+                    .filter(|h| safe_href(h, at_href, self.notes));
                 let action = props.take("onClick");
                 let at_click = at(&props.at, "onClick");
                 // A2UI's Button has an action: one without ours sends the
@@ -515,7 +518,9 @@ impl Walk<'_, '_> {
             .and_then(Value::as_str)
             .unwrap_or_default();
         if name == "navigate" {
-            return first.get("href").map(open);
+            let href = first.get("href").and_then(Value::as_str);
+            let href = href.filter(|h| safe_href(h, at(at_click, "href"), self.notes));
+            return href.map(|h| open(&json!(h)));
         }
         if !crate::is_action(name) {
             return None;

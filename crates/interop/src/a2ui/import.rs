@@ -7,10 +7,9 @@ use super::messages::{self, Defined, SurfaceState};
 use super::tree::{Frame, Item, Key, Node, Tree};
 use super::values::{self, Scope};
 use super::Version;
-use crate::note::{at, at_index, Note};
+use crate::note::{at, at_index, safe_href, Note};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
-use surfaces_core::href::is_safe_href;
 
 /// The basic catalog's components: a name outside it, or a component of
 /// another catalog, keeps its name and props.
@@ -837,13 +836,16 @@ impl<'a, 't> Walk<'a, 't> {
                 .and_then(|a| a.get("url"))
                 .and_then(Value::as_str);
             match (name, url) {
-                ("openUrl", Some(url)) if is_safe_href(url) => {
-                    out.insert("href".into(), json!(url));
+                ("openUrl", Some(url)) => {
+                    let at_url = at(&at(&at(&at_action, "functionCall"), "args"), "url");
+                    if safe_href(url, at_url, &mut self.notes) {
+                        out.insert("href".into(), json!(url));
+                    }
                 }
-                ("openUrl", _) => self.note(
+                ("openUrl", None) => self.note(
                     "unsafe_href",
                     at(&at(&at(&at_action, "functionCall"), "args"), "url"),
-                    "openUrl becomes href only for a safe href (a /path, #fragment, http: or https: URL); left out".into(),
+                    "openUrl without a url string; left out".into(),
                 ),
                 _ => self.note(
                     "unsupported_function",
