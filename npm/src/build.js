@@ -4,17 +4,13 @@
 // ghost of the operation being written and the assistant's text. Await
 // init() once.
 import { init, initSync, need } from './studio.js';
-import { Draft, applyPatch, validate, validateComponent } from './validator.js';
+import { Catalog, Draft, applyPatch, validate, validateComponent } from './validator.js';
 import { Stream, applyChanges } from './stream.js';
 import { renderSurface } from './render.js';
 import { SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
 
-// AG-UI 1.0's event types (@ag-ui/core's EventType): anything else is no AG-UI event.
-const TYPES = new Set(
-  'TEXT_MESSAGE_START TEXT_MESSAGE_CONTENT TEXT_MESSAGE_END TEXT_MESSAGE_CHUNK TOOL_CALL_START TOOL_CALL_ARGS TOOL_CALL_END TOOL_CALL_CHUNK TOOL_CALL_RESULT STATE_SNAPSHOT STATE_DELTA MESSAGES_SNAPSHOT ACTIVITY_SNAPSHOT ACTIVITY_DELTA RAW CUSTOM RUN_STARTED RUN_FINISHED RUN_ERROR STEP_STARTED STEP_FINISHED REASONING_START REASONING_MESSAGE_START REASONING_MESSAGE_CONTENT REASONING_MESSAGE_END REASONING_MESSAGE_CHUNK REASONING_END REASONING_ENCRYPTED_VALUE SUBAGENT_STARTED SUBAGENT_FINISHED SUBAGENT_ERROR'.split(' '),
-);
 // Keys whose cut string a ghost shows closed (the streaming parser's display keys).
 const DISPLAY_KEYS = new Set(['text', 'label', 'title', 'description', 'message']);
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
@@ -147,7 +143,14 @@ class ToolInput {
   }
 }
 
-const clone = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+// A copy of a JSON value (JSON text is read): invalid_json at `at` when it is none.
+const clone = (value, at) => {
+  try {
+    return JSON.parse(typeof value === 'string' ? value : JSON.stringify(value));
+  } catch (e) {
+    throw new SurfacesError('invalid_json', at, `not a JSON value or its text: ${e.message}`);
+  }
+};
 const segments = (path) => (typeof path === 'string' ? path.split('/').slice(1) : []);
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -168,10 +171,14 @@ export class BuildSession {
   /** `options.catalog`, `options.onUpdate(update)`, `options.document` (a draft to start from), `options.tools` (the tool names whose input edits the draft: `["patch_draft"]`). */
   constructor(options) {
     need();
-    this.#catalog = options?.catalog;
-    this.#onUpdate = options?.onUpdate;
-    this.#tools = new Set(options?.tools ?? ["patch_draft"]);
-    this.#document = options?.document === undefined ? null : this.#checked(clone(options.document));
+    const { catalog, onUpdate, tools = ['patch_draft'], document } = options ?? {};
+    // Loaded once, here: a bad catalog throws now, not at every update.
+    this.#catalog = catalog == null ? undefined : Catalog.load(catalog);
+    if (onUpdate != null && typeof onUpdate !== 'function') throw new SurfacesError('invalid_option', '/onUpdate', 'onUpdate is a function');
+    if (!Array.isArray(tools) || tools.some((t) => typeof t !== 'string')) throw new SurfacesError('invalid_option', '/tools', 'tools is a list of tool names');
+    this.#onUpdate = onUpdate;
+    this.#tools = new Set(tools);
+    this.#document = document === undefined ? null : this.#checked(clone(document, '/document'), '/document');
     this.#status = { run: 'idle', runId: null, error: null, needsSnapshot: this.#document === null };
   }
 
@@ -188,7 +195,8 @@ export class BuildSession {
   /** The Build chat's own JSON Lines (`{"say"}`, `{"ops"}`, `{"done"}`), in chunks split anywhere: the update they made. */
   receiveText(chunk) {
     return this.#step(() => {
-      const chat = (this.#chat ??= { stream: new Stream('jsonl'), draft: null, partials: 0 });
+      // A turn's first chunk starts it, as RUN_STARTED starts a run.
+      const chat = (this.#chat ??= ((this.#status.run = 'running'), { stream: new Stream('jsonl'), draft: null, partials: 0 }));
       for (const change of chat.stream.push(chunk)) this.#chatChange(chat, change);
     });
   }
@@ -198,6 +206,8 @@ export class BuildSession {
     const signal = options?.signal;
     if (signal?.aborted) return;
     if (typeof source?.getReader === 'function' || typeof source?.body?.getReader === 'function') {
+      // A Response that is no success is no event stream (its body is an error page).
+      if (source.ok === false) throw new SurfacesError('source_failed', '/source', `the event stream answered ${source.status} ${source.statusText ?? ''}`.trim());
       return this.#sse(source.body ?? source, signal);
     }
     const listens = typeof source?.addEventListener === 'function' && typeof source?.close === 'function';
@@ -330,7 +340,7 @@ export class BuildSession {
       if (pieces.length) line(pieces.join(''));
       dispatch();
     } catch (e) {
-      if (!signal?.aborted) throw new SurfacesError('invalid_option', '/source', `the event stream failed: ${e?.message ?? e}`);
+      if (!signal?.aborted) throw new SurfacesError('source_failed', '/source', `the event stream failed: ${e?.message ?? e}`);
     } finally {
       signal?.removeEventListener('abort', abort);
     }
@@ -338,11 +348,13 @@ export class BuildSession {
 
   #event(event) {
     const u = this.#update;
-    if (!isObject(event) || !TYPES.has(event.type)) {
-      u.errors.push(problem('invalid_event', '/type', `not an AG-UI event: ${isObject(event) ? `type ${JSON.stringify(event.type)}` : typeof event}`));
+    if (!isObject(event) || typeof event.type !== 'string') {
+      u.errors.push(problem('invalid_event', '/type', `not an AG-UI event (an object with a type): ${isObject(event) ? `type ${JSON.stringify(event.type)}` : typeof event}`));
       return;
     }
-    this.#on[event.type]?.(event, this.#status);
+    // Other types, known to AG-UI (THINKING_*, MESSAGES_SNAPSHOT, ...) or
+    // not, are ignored (SPEC.md section 15).
+    if (Object.hasOwn(this.#on, event.type)) this.#on[event.type](event, this.#status);
   }
 
   // What each AG-UI event does (the others are ignored).
@@ -366,15 +378,15 @@ export class BuildSession {
     CUSTOM: (e) => this.#custom(e.name, e.value),
   };
 
-  #checked(doc) {
+  #checked(doc, at) {
     if (!isObject(doc) || !(Array.isArray(doc.sections) || Array.isArray(doc.components))) {
-      throw new SurfacesError('invalid_snapshot', '/snapshot', 'a snapshot is a draft document: a page {"sections": [...]} or a surface {"components": [...]}');
+      throw new SurfacesError('invalid_snapshot', at, 'a snapshot is a draft document: a page {"sections": [...]} or a surface {"components": [...]}');
     }
     return doc;
   }
 
   #snapshot(snapshot) {
-    const doc = this.#checked(clone(snapshot));
+    const doc = this.#checked(snapshot === undefined ? undefined : clone(snapshot, '/snapshot'), '/snapshot');
     this.#diff(this.#document, doc);
     this.#document = doc;
     this.#status.needsSnapshot = false;
@@ -564,6 +576,8 @@ export class BuildSession {
       }
       this.#textEnd();
       this.#chat = null;
+      // The end of the turn, as RUN_FINISHED ends a run.
+      this.#status.run = 'finished';
     }
   }
 }

@@ -2,7 +2,7 @@
 // section 14), every omission a note {code, path, message}. Part of the
 // Studio module: await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need } from './studio.js';
+import { init, initSync, need, FREED } from './studio.js';
 import { run, text, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -70,6 +70,7 @@ class Importer {
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free() {
     inner.get(this).free();
+    inner.set(this, FREED);
   }
 }
 

@@ -1,7 +1,7 @@
 // ./stream: a model's answer read in chunks (markdown with surface fences,
 // JSON Lines, or A2UI blocks), as changes after each chunk. Await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, catalogOf } from './studio.js';
+import { init, initSync, need, catalogOf, FREED } from './studio.js';
 import { run, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -72,6 +72,7 @@ export class Stream {
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free() {
     this.#stream.free();
+    this.#stream = FREED;
   }
   /** A TransformStream from text or bytes to change lists (an empty list is not sent). */
   static transform(mode, options) {

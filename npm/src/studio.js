@@ -9,6 +9,12 @@ import { loader, run, text, SurfacesError } from './error.js';
 const studio = loader('studio', { init: glueInit, initSync: glueInitSync }, () => new URL('./dist/studio/studio_bg.wasm', import.meta.url));
 export const { init, initSync, need } = studio;
 
+// What a wrapper holds once freed: every call but free() throws freed.
+const gone = () => {
+  throw new SurfacesError('freed', '', 'this object was freed (free()); make a new one');
+};
+export const FREED = new Proxy({}, { get: (_, key) => (key === 'free' ? () => {} : gone) });
+
 let builtin;
 // Catalogs loaded from a document object (kept while it lives) or text (the last few).
 const byDocument = new WeakMap();

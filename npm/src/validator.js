@@ -1,7 +1,7 @@
 // ./validator: validate surfaces, pages, components and markdown bodies;
 // patch drafts through the pipeline; load catalogs. Await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, Catalog, catalogOf } from './studio.js';
+import { init, initSync, need, Catalog, catalogOf, FREED } from './studio.js';
 import { run, text, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, Catalog, SurfacesError };
@@ -71,5 +71,6 @@ export class Draft {
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free() {
     this.#draft.free();
+    this.#draft = FREED;
   }
 }

@@ -219,9 +219,19 @@ test('the ghost after every prefix of a tool call holds only what the text finis
 test('bad input: a coded entry in the update, the session still running, the last good draft kept', async () => {
   const s = new b.BuildSession({ document: start() });
   const good = structuredClone(s.document);
-  const notAgUi = s.receive({ type: 'NOT_AN_EVENT' });
+  // Events it does not act on are ignored (SPEC.md section 15), AG-UI's
+  // own before 1.0 among them; what is no event at all is reported.
+  for (const type of ['THINKING_START', 'MESSAGES_SNAPSHOT', 'NOT_AN_EVENT']) {
+    const ignored = s.receive({ type });
+    assert.deepEqual([ignored.errors, ignored.changed, ignored.document], [[], [], good], type);
+  }
+  const notAgUi = s.receive({ kind: 'RUN_STARTED' });
   assert.deepEqual(notAgUi.errors.map((e) => [e.code, e.path]), [['invalid_event', '/type']]);
   assert.equal(s.receive(42).errors[0].code, 'invalid_event');
+  const cyclic = { components: [] };
+  cyclic.self = cyclic;
+  const loop = s.receive({ type: 'STATE_SNAPSHOT', snapshot: cyclic });
+  assert.deepEqual(loop.errors.map((e) => [e.code, e.path]), [['invalid_json', '/snapshot']]);
   const snap = s.receive({ type: 'STATE_SNAPSHOT', snapshot: { not: 'a document' } });
   assert.deepEqual(snap.errors.map((e) => [e.code, e.path]), [['invalid_snapshot', '/snapshot']]);
   assert.deepEqual(s.document, good, 'a snapshot that is no document leaves the draft');
@@ -242,9 +252,23 @@ test('bad input: a coded entry in the update, the session still running, the las
   s.receive({ type: 'TOOL_CALL_START', toolCallId: 'd', toolCallName: 'patch_draft' });
   s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'd', delta: '{"ops": [{"op": "add"' });
   assert.equal(s.receive({ type: 'TOOL_CALL_END', toolCallId: 'd' }).errors[0].code, 'invalid_tool_input');
-  // What is thrown: a document to start from that is none, a source that is none.
-  assert.throws(() => new b.BuildSession({ document: 5 }), (e) => e instanceof b.SurfacesError && e.code === 'invalid_snapshot');
-  await assert.rejects(s.connect(42), (e) => e instanceof b.SurfacesError && e.code === 'invalid_option' && e.path === '/source');
+  // What is thrown, at once: a document to start from that is none (its
+  // JSON text is one), a catalog that does not load, options of the wrong
+  // type, a source that is none, a Response that is no success, a stream
+  // that fails.
+  const thrown = (code, path) => (e) => e instanceof b.SurfacesError && e.code === code && e.path === path;
+  assert.throws(() => new b.BuildSession({ document: 5 }), thrown('invalid_snapshot', '/document'));
+  assert.throws(() => new b.BuildSession({ document: cyclic }), thrown('invalid_json', '/document'));
+  assert.deepEqual(new b.BuildSession({ document: JSON.stringify(start()) }).document, start());
+  assert.throws(() => new b.BuildSession({ catalog: 'shop@2' }), (e) => e instanceof b.SurfacesError && e.code === 'invalid_catalog');
+  assert.throws(() => new b.BuildSession({ onUpdate: 5 }), thrown('invalid_option', '/onUpdate'));
+  assert.throws(() => new b.BuildSession({ tools: 'patch_draft' }), thrown('invalid_option', '/tools'));
+  await assert.rejects(s.connect(42), thrown('invalid_option', '/source'));
+  const page500 = new Response('data: {"type":"RUN_ERROR","message":"x"}\n\n', { status: 500 });
+  await assert.rejects(s.connect(page500), (e) => thrown('source_failed', '/source')(e) && /500/.test(e.message));
+  const down = new ReadableStream({ start: (c) => c.error(new Error('network down')) });
+  await assert.rejects(s.connect(down), (e) => thrown('source_failed', '/source')(e) && /network down/.test(e.message));
+  assert.equal(s.receive({ type: 'NOOP' }).status.run, 'idle', 'the error page was not read as events');
   // An event stream whose message is no JSON: a coded entry, the stream read on.
   const seen = [];
   const t = new b.BuildSession({ document: start(), onUpdate: (u) => seen.push(u) });
@@ -275,6 +299,8 @@ test('receiveText: the Build chat\'s JSON Lines through the local pipeline, held
   assert.ok(updates.some((u) => u.ghost?.component?.id === 'title'), 'the unfinished line shows as a ghost');
   assert.match(updates.at(-1).text.blocks[0].text, /Adding a title\./);
   assert.ok(updates.some((u) => u.changed.includes('sec_hero')));
+  // The turn's status, as RUN_STARTED and RUN_FINISHED would set it.
+  assert.deepEqual([updates[0].status.run, updates.at(-2).status.run, updates.at(-1).status.run], ['running', 'running', 'finished']);
 });
 
 test('a ghost\'s issues: a written prop that fails its schema, checked again once a value in it ended', () => {

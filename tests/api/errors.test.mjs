@@ -42,6 +42,21 @@ test('invalid_json: arguments that are no JSON, each at its own pointer', () => 
   assert.deepEqual(v.validate('{').issues.map((i) => i.code), ['invalid_json']);
 });
 
+test('freed: a Draft, a Stream or an importer used after its free(); a second free() is harmless', async () => {
+  const i = await import(join(root, 'npm/interop.js'));
+  const draft = new v.Draft(surface);
+  draft.free();
+  refuses(() => draft.document(), 'freed', '');
+  refuses(() => draft.apply([]), 'freed', '');
+  const stream = new s.Stream();
+  stream.free();
+  refuses(() => stream.push('x'), 'freed', '');
+  const importer = new i.A2uiImport();
+  importer.free();
+  refuses(() => importer.push('{}'), 'freed', '');
+  for (const o of [draft, stream, importer]) o.free();
+});
+
 test('document_too_large: a document over 2 MiB is refused before parsing', () => {
   const big = JSON.stringify({ components: [], data: { x: 'x'.repeat(2 * 1024 * 1024) } });
   refuses(() => v.patch(big, []), 'document_too_large', '');

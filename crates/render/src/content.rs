@@ -5,7 +5,7 @@
 //! bars or lines, with its data as a table, the chart's text alternative).
 
 use crate::markup::{end, open, ACTION, ATTR, TEXT};
-use crate::{binding_attr, dynamic, escape_into, Node, Renderer};
+use crate::{binding_attr, bound_attr, dynamic, escape_into, Node, Renderer};
 use serde_json::Value;
 use surfaces_core::truthy;
 
@@ -225,10 +225,7 @@ impl Renderer<'_> {
         }
         if let Some(disabled) = props.get("disabled") {
             if dynamic(disabled) {
-                t = t.attr(
-                    ATTR,
-                    &validator_wasm::json_text(&serde_json::json!({ "disabled": disabled })),
-                );
+                t = t.attr(ATTR, &bound_attr("disabled", disabled));
             }
             t = t.flag("disabled", truthy(&&self.value(disabled)));
         }

@@ -7,8 +7,8 @@
 //! `Checkbox`), each writing its value to state through `data-ch-model`.
 
 use crate::markup::{end, open, Tag, ACTION, ATTR, CHECKS, MESSAGE, MODEL};
-use crate::{dynamic, escape_into, Node, Renderer};
-use serde_json::{json, Value};
+use crate::{bound_attr, dynamic, escape_into, Node, Renderer};
+use serde_json::Value;
 use surfaces_core::truthy;
 
 impl Renderer<'_> {
@@ -33,7 +33,7 @@ impl Renderer<'_> {
                 let mut t = open(out, "details").class(name, props, &[]);
                 // Bound to state: the runtime opens and closes it (section 10).
                 if let Some(bound) = p("open").filter(|v| dynamic(v)) {
-                    t = t.attr(ATTR, &validator_wasm::json_text(&json!({ "open": bound })));
+                    t = t.attr(ATTR, &bound_attr("open", bound));
                 }
                 t.flag("open", open_now).close();
                 self.text_element(

@@ -610,6 +610,11 @@ fn dynamic(value: &Value) -> bool {
     function::is_dynamic(&value)
 }
 
+/// A `data-ch-attr` value that binds the attribute `name` to `value`.
+fn bound_attr(name: &str, value: &Value) -> String {
+    validator_wasm::json_text(&validator_wasm::object([(name, value.clone())]))
+}
+
 /// The attribute form of a binding or call: a bare pointer for a plain
 /// binding, else compact JSON.
 fn binding_attr(value: &Value) -> String {
