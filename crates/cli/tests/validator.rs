@@ -217,3 +217,16 @@ fn prompt_is_deterministic_text_for_any_catalog() {
     assert!(run.stdout.contains("### Box\nA box.\nChildren: any components.\nProps:\n- pad: integer, 0 to 4\nExample props: {\"pad\":1}"), "{}", run.stdout);
     assert!(!run.stdout.contains("Heading"));
 }
+
+#[test]
+fn render_reports_a_surface_file_that_is_not_json_as_validate_does() {
+    // Exit 1 with the issues on standard output, never HTML (docs/reference.md).
+    let broken = file("render/broken.json", "{\"components\": [".to_string());
+    let run = surfaces(&["render", &broken], b"");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = json_out(&run);
+    assert_eq!(
+        (&out["ok"], &out["issues"][0]["code"]),
+        (&json!(false), &json!("invalid_json"))
+    );
+}
