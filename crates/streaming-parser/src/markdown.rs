@@ -24,7 +24,7 @@
 //! This module reads; `view` (a submodule) says what a reader sees: each
 //! block as JSON, the document, and the change protocol.
 
-use alloc::collections::VecDeque;
+use alloc::collections::{BTreeSet, VecDeque};
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -37,6 +37,9 @@ use crate::heal::Inline;
 use crate::surface::{self, Refusal, Surface};
 use crate::utf8::Decoder;
 use crate::work;
+use validator_wasm::markdown::{
+    duplicate_surface_id, too_many_surfaces, unclosed_fence, MAX_SURFACES,
+};
 use validator_wasm::Catalog;
 
 mod view;
@@ -190,6 +193,10 @@ pub struct MarkdownStream {
     /// [`MarkdownStream::finish`] ran: the last prose block is complete.
     completed: bool,
     catalog: Arc<Catalog>,
+    /// The surface fences opened so far, and the ids their info named (for
+    /// the body's codes: `too_many_surfaces`, `duplicate_surface_id`).
+    fences: usize,
+    surface_ids: BTreeSet<String>,
 }
 
 impl Default for MarkdownStream {
@@ -213,6 +220,8 @@ impl Default for MarkdownStream {
             finished: false,
             completed: false,
             catalog: Catalog::builtin(),
+            fences: 0,
+            surface_ids: BTreeSet::new(),
         }
     }
 }
@@ -261,8 +270,22 @@ impl MarkdownStream {
         let from = self.blocks.len().saturating_sub(1);
         self.end_input();
         // The end of the text completes what it does not leave open: prose,
-        // but not an unclosed fence or container.
+        // but not an unclosed fence or container. A surface fence left open
+        // is checked as the validator checks it, with `unclosed_fence`.
         self.completed = true;
+        let catalog = Arc::clone(&self.catalog);
+        let open = self.blocks.last_mut().filter(|b| !b.closed);
+        let unchecked = open
+            .and_then(|b| b.surface.as_mut())
+            .filter(|s| s.issues.is_none());
+        if let Some(s) = unchecked {
+            let (line, id) = match &s.fence {
+                Some(f) => (f.line, Some(f.id.as_str())),
+                None => (s.refused.first().map_or(1, |r| r.line), None),
+            };
+            s.body.push(unclosed_fence(line, id));
+            s.close(&catalog);
+        }
         self.changes(from)
     }
 
@@ -603,9 +626,24 @@ impl MarkdownStream {
                         }
                         None => {}
                     }
+                    // The body's codes for this fence, as the validator
+                    // reads the body.
+                    let line = self.line_no;
+                    self.fences += 1;
+                    let mut codes = Vec::new();
+                    if self.fences == MAX_SURFACES + 1 {
+                        codes.push(too_many_surfaces(line));
+                    }
+                    if let Some(id) = id
+                        .as_ref()
+                        .filter(|id| !self.surface_ids.insert(id.to_string()))
+                    {
+                        codes.push(duplicate_surface_id(id, line));
+                    }
                     block.head = Arc::new(json!({"id": id, "catalog": catalog}));
-                    let mut body = Surface::new(id, catalog, self.line_no);
+                    let mut body = Surface::new(id, catalog, line);
                     body.refused.extend(refusal);
+                    body.body = codes;
                     block.surface = Some(body);
                 }
                 self.push_block(block, ending);
@@ -1032,6 +1070,66 @@ mod tests {
         let d = stream.document();
         assert_eq!(d["blocks"][0]["components"], json!([]));
         assert_eq!(d["blocks"][0]["ghost"], Value::Null);
+    }
+
+    #[test]
+    fn the_bodys_own_codes_come_with_the_checks_of_their_fence() {
+        // A second fence with the same id, and a last fence the text leaves
+        // open: the codes validate_markdown gives, in any chunking, with the
+        // checks of the fence they concern (the open one's once the text ends).
+        let text = "```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n```\n\n```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Stack\"}\n```\n\n```surface {\"id\":\"b\"}\n{\"id\":\"root\",\"component\":\"Nope\"}\n";
+        let whole = validator_wasm::markdown::validate_markdown(text, &Catalog::default_blog());
+        let body: Vec<_> = whole
+            .iter()
+            .filter(|i| i.path.is_empty())
+            .map(|i| (i.code, i.line))
+            .collect();
+        assert_eq!(
+            body,
+            [
+                ("duplicate_surface_id", Some(5)),
+                ("unclosed_fence", Some(9))
+            ]
+        );
+        for size in [1, 7, text.len()] {
+            let mut stream = MarkdownStream::new();
+            for chunk in text.as_bytes().chunks(size) {
+                stream.push_bytes(chunk);
+            }
+            let before = stream.document();
+            assert_eq!(
+                before["blocks"][2]["issues"],
+                Value::Null,
+                "open, not yet checked"
+            );
+            stream.finish();
+            let d = stream.document();
+            let codes = |i: usize| -> Vec<(String, u64)> {
+                let issues = d["blocks"][i]["issues"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
+                issues
+                    .iter()
+                    .map(|x| {
+                        (
+                            x["code"].as_str().unwrap().into(),
+                            x["line"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect()
+            };
+            assert_eq!(codes(0), []);
+            assert_eq!(codes(1), [("duplicate_surface_id".into(), 5)]);
+            assert_eq!(
+                codes(2),
+                [
+                    ("unknown_component".into(), 10),
+                    ("unclosed_fence".into(), 9)
+                ]
+            );
+            assert_eq!(d["blocks"][2]["complete"], false, "still open");
+        }
     }
 
     #[test]

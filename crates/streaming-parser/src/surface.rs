@@ -70,9 +70,14 @@ pub struct Surface {
     pub flags: Vec<Value>,
     /// Counts data merges, so a reader can tell when data changed.
     pub data_revision: usize,
-    /// The checks of the whole surface, once its fence closed: what
-    /// `validate_markdown` reports for it.
+    /// The checks of the whole surface, once its fence closed (or the
+    /// text ended inside it): what `validate_markdown` reports for it,
+    /// with the body's codes for this fence (`body`).
     pub issues: Option<Vec<Issue>>,
+    /// The body's codes for this fence, given with its checks:
+    /// `too_many_surfaces` and `duplicate_surface_id` at its opening line,
+    /// `unclosed_fence` when the text ends inside it.
+    pub body: Vec<Issue>,
     ids: Vec<String>,
 }
 
@@ -178,10 +183,16 @@ impl Surface {
     }
 
     /// The fence closed: check the whole surface with the validator's
-    /// section 1 rules, as `validate_markdown` does.
+    /// section 1 rules, as `validate_markdown` does, with the body's codes
+    /// for it.
     pub fn close(&mut self, catalog: &Catalog) {
-        if let Some(fence) = &self.fence {
-            self.issues = Some(fence.issues(catalog));
+        if self.fence.is_some() || !self.body.is_empty() {
+            let mut issues = self
+                .fence
+                .as_ref()
+                .map_or_else(Vec::new, |f| f.issues(catalog));
+            issues.extend(self.body.iter().cloned());
+            self.issues = Some(issues);
         }
     }
 }

@@ -819,6 +819,26 @@ pub fn fence_agreement(text: &str, blocks: &[Value], issues: &[Issue]) -> Result
             "refused lines: stream {line_refusals:?}, validator {body_issues:?}"
         ));
     }
+    // The body's own codes (a duplicate id, one surface too many, a fence
+    // the text leaves open), with the checks of the fence they concern.
+    let mut body_codes: Vec<Verdict> = blocks
+        .iter()
+        .flat_map(|b| b["issues"].as_array().into_iter().flatten())
+        .filter(|i| BODY_CODES.contains(&i["code"].as_str().unwrap_or_default()))
+        .map(json_verdict)
+        .collect();
+    let mut theirs_body: Vec<Verdict> = issues
+        .iter()
+        .filter(|i| BODY_CODES.contains(&i.code))
+        .map(issue_verdict)
+        .collect();
+    body_codes.sort();
+    theirs_body.sort();
+    if body_codes != theirs_body {
+        return Err(format!(
+            "body codes: stream {body_codes:?}, validator {theirs_body:?}"
+        ));
+    }
     // Each closed surface: the checks the stream ran at its close are the
     // validator's issues for it; what the stream kept out of its live view
     // as it went, the validator reports too.
@@ -833,7 +853,11 @@ pub fn fence_agreement(text: &str, blocks: &[Value], issues: &[Issue]) -> Result
             .map(issue_verdict)
             .collect();
         if let Some(closed) = b["issues"].as_array() {
-            let ours: BTreeSet<Verdict> = closed.iter().map(json_verdict).collect();
+            let ours: BTreeSet<Verdict> = closed
+                .iter()
+                .filter(|i| i["path"] != "")
+                .map(json_verdict)
+                .collect();
             if ours != theirs {
                 return Err(format!(
                     "surface {id}: stream {ours:?}, validator {theirs:?}"

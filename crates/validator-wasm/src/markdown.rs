@@ -69,20 +69,7 @@ pub fn read_body(text: &str) -> Body {
                     Some(info) => {
                         fences += 1;
                         if fences == MAX_SURFACES + 1 {
-                            body.issues.push(at_line(
-                                Issue::error(
-                                    "too_many_surfaces",
-                                    "",
-                                    [
-                                        "a body holds at most ",
-                                        &MAX_SURFACES.to_string(),
-                                        " surfaces; move the rest to another page",
-                                    ]
-                                    .concat(),
-                                ),
-                                line_no,
-                                None,
-                            ));
+                            body.issues.push(too_many_surfaces(line_no));
                         }
                         let surface = match info {
                             Err(e) => {
@@ -95,20 +82,7 @@ pub fn read_body(text: &str) -> Body {
                             }
                             Ok(info) => {
                                 if !seen_ids.insert(info.id.clone()) {
-                                    body.issues.push(at_line(
-                                        Issue::error(
-                                            "duplicate_surface_id",
-                                            "",
-                                            [
-                                                "the surface id \"",
-                                                &info.id,
-                                                "\" is already used in this body",
-                                            ]
-                                            .concat(),
-                                        ),
-                                        line_no,
-                                        Some(&info.id),
-                                    ));
+                                    body.issues.push(duplicate_surface_id(&info.id, line_no));
                                 }
                                 Some(FencedSurface::new(info.id, info.catalog, line_no))
                             }
@@ -147,18 +121,47 @@ pub fn read_body(text: &str) -> Body {
             Some(s) => (s.line, Some(s.id.clone())),
             None => (body.issues.last().and_then(|i| i.line).unwrap_or(1), None),
         };
-        body.issues.push(at_line(
-            Issue::error(
-                "unclosed_fence",
-                "",
-                "this surface fence is never closed; end it with the same fence characters",
-            ),
-            line,
-            id.as_deref(),
-        ));
+        body.issues.push(unclosed_fence(line, id.as_deref()));
         body.surfaces.extend(surface);
     }
     body
+}
+
+// The body's own codes, one constructor each for the validator and the
+// streaming parser (which gives them with the fence's checks).
+
+/// `too_many_surfaces`: the surface fence at `line` is one past
+/// [`MAX_SURFACES`].
+pub fn too_many_surfaces(line: usize) -> Issue {
+    let max = MAX_SURFACES.to_string();
+    let message = [
+        "a body holds at most ",
+        &max,
+        " surfaces; move the rest to another page",
+    ];
+    at_line(
+        Issue::error("too_many_surfaces", "", message.concat()),
+        line,
+        None,
+    )
+}
+
+/// `duplicate_surface_id`: the fence at `line` names `id`, which an
+/// earlier fence of the body named.
+pub fn duplicate_surface_id(id: &str, line: usize) -> Issue {
+    let message = ["the surface id \"", id, "\" is already used in this body"].concat();
+    at_line(
+        Issue::error("duplicate_surface_id", "", message),
+        line,
+        Some(id),
+    )
+}
+
+/// `unclosed_fence`: the body ended inside the surface fence opened at
+/// `line` (`id`: what its info named).
+pub fn unclosed_fence(line: usize, id: Option<&str>) -> Issue {
+    let message = "this surface fence is never closed; end it with the same fence characters";
+    at_line(Issue::error("unclosed_fence", "", message), line, id)
 }
 
 /// A fence body line longer than this (in bytes, without its line ending)
