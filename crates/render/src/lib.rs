@@ -82,7 +82,8 @@
 //!   box to point at). The ghost of an added component is drawn last in
 //!   root (a `Draft` holds it until a parent names it), one replacing a
 //!   component in its place, one changing a component's prop or children
-//!   marks that component.
+//!   marks that component; its path may name the component by position or
+//!   by id (`/components/cta/props/label`), as `rewrite_path` reads it.
 //! - Element ids are `<surface>-<component>` (radio group names) and
 //!   `<surface>-<component>-msg` (check messages), so ids stay unique per page.
 //!
@@ -503,10 +504,20 @@ enum Drawn<'a> {
     Add(&'a Value),
 }
 
-/// Where `ghost` lands among `components`.
+/// Where `ghost` lands among `components`: its path names a component by
+/// position or, as models write it and the pipeline's `rewrite_path`
+/// reads it, by id.
 fn drawn<'a>(ghost: Ghost<'a>, components: &[Value]) -> Drawn<'a> {
     let segments = pointer::parse(ghost.path).unwrap_or_default();
-    let index = segments.get(1).and_then(|i| i.parse::<usize>().ok());
+    let by_id = |id: &String| {
+        let id = Some(id.as_str());
+        components
+            .iter()
+            .position(|c| c.get("id").and_then(Value::as_str) == id)
+    };
+    let index = segments
+        .get(1)
+        .and_then(|i| i.parse::<usize>().ok().or_else(|| by_id(i)));
     let index = index.filter(|i| *i < components.len());
     match (segments.first().map(String::as_str), index, ghost.component) {
         (Some("components"), Some(i), _) if segments.len() > 2 => Drawn::Mark(i),

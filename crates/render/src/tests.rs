@@ -704,6 +704,27 @@ fn a_preview_draws_the_ghost_where_it_will_land() {
         html.contains(r#"<h2 data-component-id="title" data-ch-ghost>"#),
         "{html}"
     );
+    // A component named by id, as models write paths: the same places.
+    let by_id = Ghost {
+        op: "replace",
+        path: "/components/title/props/text",
+        component: None,
+    };
+    let html = preview(&alone, Some(by_id));
+    assert!(
+        html.contains(r#"<h2 data-component-id="title" data-ch-ghost>"#),
+        "{html}"
+    );
+    let by_id = Ghost {
+        op: "replace",
+        path: "/components/title",
+        component: Some(&new),
+    };
+    let html = preview(&alone, Some(by_id));
+    assert!(
+        !html.contains("Hi</h2>") && html.contains("data-ch-ghost"),
+        "{html}"
+    );
     // A path that names nothing draws nothing.
     let nowhere = Ghost {
         op: "add",
