@@ -32,6 +32,7 @@ export type NoteCode =
   | 'too_many_components'
   | 'template_expanded'
   | 'renamed_id'
+  | 'value_shape'
   | 'invalid_operation'
   | 'invalid_pointer'
   | 'path_not_found'

@@ -80,7 +80,9 @@
 //! `unsupported_function`, `check_dropped`, `event_dropped` (server events),
 //! `unsafe_href`, `no_label`, `missing_child`, `shared_child`,
 //! `not_reachable`, `too_deep`, `too_many_components` (past 1,000, as
-//! nested templates multiply), and `template_expanded`.
+//! nested templates multiply), and `template_expanded`; what is kept in
+//! another shape, `value_shape` (a ChoicePicker's list of selections, a
+//! Toggle's one value).
 //!
 //! # To A2UI
 //!

@@ -329,6 +329,20 @@ fn components_map_to_ours() {
         )),
         "{found:?}"
     );
+    // What a ChoicePicker loses is said: its options' labels (an option
+    // shows its value), and that a bound value holds a list there, one
+    // string here.
+    for (code, path) in [
+        ("prop_dropped", "/1/updateComponents/components/9/options"),
+        ("value_shape", "/1/updateComponents/components/9/value"),
+        ("prop_dropped", "/1/updateComponents/components/10/options"),
+    ] {
+        assert!(found.contains(&(code, path)), "{code} {path}: {found:?}");
+    }
+    assert!(
+        !found.contains(&("value_shape", "/1/updateComponents/components/10/value")),
+        "a literal selection is converted: {found:?}"
+    );
     let catalog = Catalog::default_blog();
     let issues = validate_surface(&result.surfaces[0], &catalog);
     assert!(issues.iter().all(|i| !i.is_error()), "{issues:?}");

@@ -243,3 +243,26 @@ fn an_unsafe_href_is_left_out_of_an_export_and_noted() {
     );
     assert_eq!(unsafe_notes(&out.notes), expected);
 }
+
+#[test]
+fn a_bound_choice_is_exported_with_a_note_on_its_shape() {
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["a", "b"]},
+        {"id": "a", "component": "Toggle", "props": {"options": ["x", "y"], "value": {"path": "/pick"}}},
+        {"id": "b", "component": "Toggle", "props": {"options": ["x", "y"], "value": "y"}}
+    ]});
+    let out = to_a2ui(&surface, Version::V10);
+    let shapes: Vec<_> = out
+        .notes
+        .iter()
+        .filter(|n| n.code == "value_shape")
+        .map(|n| n.path.as_str())
+        .collect();
+    assert_eq!(
+        shapes,
+        ["/components/1/props/value"],
+        "a literal value becomes a list of one"
+    );
+    let text = serde_json::to_string(&out.messages).unwrap();
+    assert!(text.contains(r#""value":["y"]"#), "{text}");
+}

@@ -3,7 +3,7 @@
 
 use super::import::basic_catalog;
 use super::values;
-use super::{ToA2ui, Version};
+use super::{ToA2ui, Version, SELECTIONS};
 use crate::note::{at, at_index, safe_href, Note};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -326,7 +326,13 @@ impl Walk<'_, '_> {
                 out.insert("options".into(), Value::Array(options));
                 let value = match props.take("value") {
                     Some(Value::String(v)) => Some(json!([v])),
-                    Some(v) => values::export(v, &at(&props.at, "value"), self.notes),
+                    Some(v) => {
+                        let at_value = at(&props.at, "value");
+                        let note = Note::new("value_shape", at_value.as_str(), SELECTIONS);
+                        let bound = values::export(v, &at_value, self.notes);
+                        self.notes.extend(bound.as_ref().map(|_| note));
+                        bound
+                    }
                     None => None,
                 };
                 out.extend(value.map(|v| ("value".to_string(), v)));

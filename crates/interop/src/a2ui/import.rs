@@ -6,7 +6,7 @@
 use super::messages::{self, Defined, SurfaceState};
 use super::tree::{Frame, Item, Key, Node, Tree};
 use super::values::{self, Scope};
-use super::Version;
+use super::{Version, SELECTIONS};
 use crate::note::{at, at_index, safe_href, Note};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
@@ -866,7 +866,9 @@ impl<'a, 't> Walk<'a, 't> {
     }
 
     /// ChoicePicker: Toggle for 2 to 8 exclusive options, else Select; the
-    /// options' values kept (the data holds them).
+    /// options' values kept (the data holds them), their labels noted where
+    /// they differ; a bound value noted, as A2UI holds the selections as a
+    /// list where ours is one string.
     fn choice(
         &mut self,
         props: &mut Props,
@@ -874,14 +876,25 @@ impl<'a, 't> Walk<'a, 't> {
         scope: &Scope,
     ) -> (&'static str, Option<Vec<String>>) {
         let label = self.literal(props, "label");
-        let options: Vec<Value> = props
-            .take("options")
-            .and_then(Value::as_array)
+        let given = props.take("options").and_then(Value::as_array);
+        let value_of = |o: &Value| o.get("value").and_then(Value::as_str).map(String::from);
+        let options: Vec<Value> = given
             .into_iter()
             .flatten()
-            .filter_map(|o| o.get("value").and_then(Value::as_str))
-            .map(|v| json!(v))
+            .filter_map(value_of)
+            .map(Value::from)
             .collect();
+        let labelled = |o: &Value| {
+            o.get("label")
+                .is_some_and(|l| l.as_str() != o.get("value").and_then(Value::as_str))
+        };
+        if given.into_iter().flatten().any(labelled) {
+            self.note(
+                "prop_dropped",
+                props.pointer("options"),
+                "an option shows its value here: the options' labels are left out".into(),
+            );
+        }
         let multiple = props.str("variant") == Some("multipleSelection");
         if multiple {
             self.note(
@@ -898,7 +911,11 @@ impl<'a, 't> Walk<'a, 't> {
                 out.extend(selected.first().map(|v| ("value".to_string(), v.clone())));
             }
             Some(value) => {
-                let found = values::import(value, &props.pointer("value"), scope, &mut self.notes);
+                let at_value = props.pointer("value");
+                let found = values::import(value, &at_value, scope, &mut self.notes);
+                if found.as_ref().is_some_and(|v| v.get("path").is_some()) {
+                    self.note("value_shape", at_value, SELECTIONS.into());
+                }
                 out.extend(found.map(|v| ("value".to_string(), v)));
             }
             None => {}

@@ -21,6 +21,9 @@ pub(crate) mod values;
 use crate::note::Note;
 use serde_json::Value;
 
+/// The note `value_shape` of a bound choice, both ways.
+const SELECTIONS: &str = "A2UI holds a ChoicePicker's selections as a list, a Toggle or Select its value as one string: the binding is kept, the data at its path is not converted";
+
 pub use import::basic_catalog;
 pub use stream::A2uiImport;
 
