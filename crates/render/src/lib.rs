@@ -111,7 +111,7 @@ use surfaces_core::function::{self, Host, InLocale, PlainHost};
 use surfaces_core::{condition, pointer};
 use validator_wasm::markdown::{read_body, validate_markdown};
 use validator_wasm::surface::parse_document;
-use validator_wasm::{has_errors, resolved, validate_surface, Catalog, Issue, Severity};
+use validator_wasm::{has_errors, is_page, resolved, validate_surface, Catalog, Issue, Severity};
 
 /// How to render: the host that formats what depends on the locale, and the
 /// locale calls without their own format in.
@@ -256,8 +256,15 @@ pub fn render_surface_text(text: &str, catalog: &Catalog, options: Options<'_>) 
 }
 
 /// Renders `doc`, a surface, as published-page HTML. Errors refuse the
-/// surface: there is no HTML, and the validator's issues say why.
+/// surface: there is no HTML, and the validator's issues say why. A page is
+/// refused as `invalid_surface`: its surface sections render one by one.
 pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> Rendered {
+    if is_page(doc) {
+        let message =
+            "this is a page {\"sections\": [...]}: render each of its surface sections on its own";
+        let issues = vec![Issue::error("invalid_surface", "", message)];
+        return Rendered { html: None, issues };
+    }
     let issues = validate_surface(doc, catalog);
     if has_errors(&issues) {
         return Rendered { html: None, issues };

@@ -77,6 +77,20 @@ fn a_disclosure_bound_to_state_opens_with_it() {
 }
 
 #[test]
+fn a_page_is_refused_with_what_to_render_instead() {
+    let page = json!({"sections": [surface(json!([{"id": "root", "component": "Stack", "children": []}]), json!({}))]});
+    let out = render_surface(&page, &Catalog::default_blog(), Options::default());
+    assert_eq!(out.html, None);
+    let codes: Vec<_> = out
+        .issues
+        .iter()
+        .map(|i| (i.code, i.path.as_str()))
+        .collect();
+    assert_eq!(codes, [("invalid_surface", "")]);
+    assert!(out.issues[0].message.contains("surface sections"));
+}
+
+#[test]
 fn hidden_parts_are_rendered_hidden() {
     let html = render(
         json!([
