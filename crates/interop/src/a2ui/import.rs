@@ -892,7 +892,7 @@ impl<'a, 't> Walk<'a, 't> {
             self.note(
                 "prop_dropped",
                 props.pointer("options"),
-                "an option shows its value here: the options' labels are left out".into(),
+                "options show their values here; labels left out".into(),
             );
         }
         let multiple = props.str("variant") == Some("multipleSelection");

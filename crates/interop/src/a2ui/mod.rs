@@ -22,7 +22,7 @@ use crate::note::Note;
 use serde_json::Value;
 
 /// The note `value_shape` of a bound choice, both ways.
-const SELECTIONS: &str = "A2UI holds a ChoicePicker's selections as a list, a Toggle or Select its value as one string: the binding is kept, the data at its path is not converted";
+const SELECTIONS: &str = "A2UI keeps a ChoicePicker's selections as a list, ours one string: the data at this binding is not converted";
 
 pub use import::basic_catalog;
 pub use stream::A2uiImport;
