@@ -221,7 +221,7 @@ fn prompt_is_deterministic_text_for_any_catalog() {
 #[test]
 fn render_reports_a_surface_file_that_is_not_json_as_validate_does() {
     // Exit 1 with the issues on standard output, never HTML (docs/reference.md).
-    let broken = file("render/broken.json", "{\"components\": [".to_string());
+    let broken = file("render/broken.json", "{\"components\": [");
     let run = surfaces(&["render", &broken], b"");
     assert_eq!(run.code, 1, "{}", run.stderr);
     let out = json_out(&run);
