@@ -33,6 +33,7 @@ export type NoteCode =
   | 'template_expanded'
   | 'renamed_id'
   | 'value_shape'
+  | 'not_a_surface'
   | 'invalid_operation'
   | 'invalid_pointer'
   | 'path_not_found'

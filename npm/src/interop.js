@@ -2,7 +2,7 @@
 // section 14), every omission a note {code, path, message}. Part of the
 // Studio module: await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, FREED } from './studio.js';
+import { init, initSync, need, FREED, Pairs } from './studio.js';
 import { run, text, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -18,6 +18,7 @@ export function fromA2ui(messages) {
 /** A surface as A2UI basic-catalog messages: `{messages, notes}`; `options.version` "v1.0" (the default) or "v0.9". */
 export function toA2ui(surface, options) {
   need();
+  if (options != null && typeof options !== 'object') throw new SurfacesError('invalid_option', '/options', `toA2ui's options are an object, as in {version: 'v0.9'}; got ${typeof options}`);
   const version = options?.version == null ? 'v1.0' : string(options.version, '/version', 'options.version');
   return json(() => wasm.toA2ui(text(surface), version));
 }
@@ -41,6 +42,7 @@ const inner = new WeakMap();
 class Importer {
   #what;
   #values;
+  #pairs = new Pairs();
   /** `made`: the WebAssembly importer; `what`: its values, for errors; `values`: its method pushing them. */
   constructor(made, what, values) {
     inner.set(this, made);
@@ -50,14 +52,19 @@ class Importer {
   /** Values, or the next chunk of text (a string or UTF-8 bytes, split anywhere): the operations they made. */
   push(given) {
     const importer = inner.get(this);
-    if (typeof given === 'string') return json(() => importer.push(given));
+    if (typeof given === 'string') {
+      const text = this.#pairs.take(given);
+      return json(() => importer.push(text));
+    }
     if (given instanceof Uint8Array) return json(() => importer.pushBytes(given));
     if (given !== null && typeof given === 'object') return json(() => importer[this.#values](text(given, '/message')));
     throw new SurfacesError('invalid_option', '/message', `push takes ${this.#what}, or text, got ${given === null ? 'null' : typeof given}`);
   }
   /** The text ended: the operations of what it still held. */
   finish() {
-    return json(() => inner.get(this).finish());
+    const high = this.#pairs.rest();
+    const held = high ? json(() => inner.get(this).push(high)) : [];
+    return [...held, ...json(() => inner.get(this).finish())];
   }
   /** The notes so far: of reading, then of converting the surface as it is. */
   notes() {

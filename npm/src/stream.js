@@ -1,7 +1,7 @@
 // ./stream: a model's answer read in chunks (markdown with surface fences,
 // JSON Lines, or A2UI blocks), as changes after each chunk. Await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, catalogOf, FREED } from './studio.js';
+import { init, initSync, need, catalogOf, FREED, Pairs } from './studio.js';
 import { run, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -18,9 +18,7 @@ export class Stream {
   #stream;
   #mode;
   #read = 0;
-  // A high surrogate that ended the last string chunk: its low half comes
-  // with the next one (a string split inside an emoji stays one character).
-  #high = '';
+  #pairs = new Pairs();
   /** `mode`: "markdown" (the default), "jsonl" or "a2ui"; `options.catalog` checks markdown surfaces. */
   constructor(mode = 'markdown', options) {
     need();
@@ -40,10 +38,7 @@ export class Stream {
     }
     this.#read += size || 0;
     if (typeof chunk === 'string') {
-      let text = this.#high + chunk;
-      const last = text.charCodeAt(text.length - 1);
-      this.#high = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
-      if (this.#high) text = text.slice(0, -1);
+      const text = this.#pairs.take(chunk);
       return JSON.parse(run(() => this.#stream.push(text)));
     }
     if (ArrayBuffer.isView(chunk) || chunk instanceof ArrayBuffer) {
@@ -54,9 +49,7 @@ export class Stream {
   }
   /** Ends the input: the last changes and the final document. */
   finish() {
-    // A high surrogate still held ends the text alone (it reads as U+FFFD).
-    const high = this.#high;
-    this.#high = '';
+    const high = this.#pairs.rest();
     const held = high ? JSON.parse(run(() => this.#stream.push(high))) : [];
     const end = JSON.parse(run(() => this.#stream.finish()));
     return held.length ? { changes: [...held, ...end.changes], document: end.document } : end;

@@ -9,6 +9,29 @@ import { loader, run, text, SurfacesError } from './error.js';
 const studio = loader('studio', { init: glueInit, initSync: glueInitSync }, () => new URL('./dist/studio/studio_bg.wasm', import.meta.url));
 export const { init, initSync, need } = studio;
 
+/**
+ * Text pushed in string chunks split anywhere: a high surrogate that ends a
+ * chunk is held until its low half comes with the next one (UTF-8, as the
+ * wasm reads text, cannot hold half a pair), so an emoji split between two
+ * chunks stays one character.
+ */
+export class Pairs {
+  #high = '';
+  /** The chunk, after what was held, less a high surrogate at its end. */
+  take(chunk) {
+    const text = this.#high + chunk;
+    const last = text.charCodeAt(text.length - 1);
+    this.#high = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+    return this.#high ? text.slice(0, -1) : text;
+  }
+  /** What is still held, given up (at the end of the text it reads alone, as U+FFFD). */
+  rest() {
+    const high = this.#high;
+    this.#high = '';
+    return high;
+  }
+}
+
 // What a wrapper holds once freed: every call but free() throws freed.
 const gone = () => {
   throw new SurfacesError('freed', '', 'this object was freed (free()); make a new one');

@@ -97,6 +97,8 @@ test('A2uiImport: text in any chunking drives a Draft to the surface fromA2ui re
         for (let i = 0; i < text.length; i += size) {
           const step = draft.apply(importer.push(text.slice(i, i + size)));
           assert.deepEqual(step.refused, [], `${name} (chunks of ${size})`);
+          // Nothing the agent did not send: no prop filled from the catalog's examples.
+          assert.deepEqual(step.repairs.filter((r) => r.code === 'fill_required'), [], `${name} (chunks of ${size})`);
         }
         draft.apply(importer.finish());
         assert.deepEqual(draft.document(), reference.document(), `${name} (chunks of ${size})`);
@@ -186,6 +188,28 @@ test('JsonRenderImport: a SpecStream in any chunking drives a Draft to the surfa
   assert.ok(driven >= 10, `${driven} specs driven`);
 });
 
+test('the importers read text split inside a surrogate pair as Stream does: an emoji stays one character', () => {
+  const v = 'v1.0';
+  const greeting = 'Grüße aus München 🎉🎉🎉';
+  const lines = [
+    { version: v, createSurface: { surfaceId: 's', catalogId: 'https://a2ui.org/specification/v1_0/basic_catalog.json' } },
+    { version: v, updateComponents: { surfaceId: 's', components: [{ id: 'root', component: 'Text', text: greeting }] } },
+  ];
+  const text = lines.map((m) => JSON.stringify(m) + '\n').join('');
+  const spec = `{"op":"add","path":"/root","value":"main"}\n{"op":"add","path":"/elements/main","value":{"type":"Text","props":{"text":"${greeting}"},"children":[]}}\n`;
+  for (const [made, input, read] of [
+    [() => new interop.A2uiImport(), text, (i) => i.surface().components[0].props.text],
+    [() => new interop.JsonRenderImport(), spec, (i) => i.spec().elements.main.props.text],
+  ]) {
+    const importer = made();
+    // One UTF-16 unit at a time: every pair is split.
+    for (let at = 0; at < input.length; at++) importer.push(input[at]);
+    importer.finish();
+    assert.equal(read(importer), greeting);
+    importer.free();
+  }
+});
+
 test('A2uiImport: messages as values, one at a time, with notes for what it refused', () => {
   const importer = new interop.A2uiImport({ surface: 's', at: '/sections/0' });
   const v = 'v1.0';
@@ -205,6 +229,7 @@ test('interop error paths: a SurfacesError with its code and pointer, the import
   const surface = { id: 's', components: [{ id: 'root', component: 'Text', props: { text: 'hi' } }] };
   refuses(() => interop.toA2ui(surface, { version: 'v2' }), 'invalid_option', '/version');
   refuses(() => interop.toA2ui(surface, { version: 9 }), 'invalid_option', '/version');
+  refuses(() => interop.toA2ui(surface, 'v0.9'), 'invalid_option', '/options');
   refuses(() => interop.toA2ui('{', {}), 'invalid_json', '');
   refuses(() => interop.fromJsonRender('nope'), 'invalid_json', '');
   refuses(() => new interop.A2uiImport({ surface: 3 }), 'invalid_option', '/surface');

@@ -17,7 +17,7 @@ pub use stream::JsonRenderImport;
 
 use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
-use crate::note::{at, at_index, safe_href, unsafe_key, Note};
+use crate::note::{at, at_index, not_a_surface, safe_href, unsafe_key, Note};
 use serde_json::{json, Map, Value};
 
 /// What [`from_json_render`] gives.
@@ -196,6 +196,7 @@ fn element_in(
             ));
         }
     }
+    crate::required_as_null(name, &mut props);
     if !props.is_empty() {
         out.insert("props".into(), Value::Object(props));
     }
@@ -390,6 +391,7 @@ fn negate(condition: Value) -> Value {
 /// order).
 pub fn to_json_render(surface: &Value) -> ToJsonRender {
     let mut notes = Vec::new();
+    not_a_surface(surface, &mut notes);
     let mut elements = Map::new();
     let list = surface.get("components").and_then(Value::as_array);
     for (i, component) in list.into_iter().flatten().enumerate() {
@@ -411,6 +413,10 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
             .into_iter()
             .flatten()
         {
+            // (A null prop is one an import had no value for: none.)
+            if value.is_null() {
+                continue;
+            }
             let at_value = at(&at_props, key);
             if key == "onClick" {
                 let handlers = action_out(value, &at_value, &mut notes);

@@ -139,6 +139,21 @@ pub mod wasm;
 pub use a2ui::{from_a2ui, from_a2ui_value, to_a2ui, A2uiImport, FromA2ui, ToA2ui, Version};
 pub use note::{notes_json, Note};
 
+/// Gives each required prop of component `name` (in the built-in catalog)
+/// that the conversion has no value for a `null`, which the validator flags
+/// as it would flag the prop missing. Absent, a `Draft` fed the conversion's
+/// operations would fill it from the catalog's example (`fill_required`),
+/// writing text the agent never sent into its surface.
+fn required_as_null(name: &str, props: &mut serde_json::Map<String, serde_json::Value>) {
+    let catalog = validator_wasm::Catalog::builtin();
+    let required = catalog.entry(name).and_then(|e| e.props.get("required"));
+    for key in required.and_then(|r| r.as_array()).into_iter().flatten() {
+        if let Some(key) = key.as_str().filter(|k| !props.contains_key(*k)) {
+            props.insert(key.into(), serde_json::Value::Null);
+        }
+    }
+}
+
 /// Whether `name` is one of our actions (the validator's list).
 fn is_action(name: &str) -> bool {
     validator_wasm::action::ACTIONS

@@ -58,6 +58,19 @@ pub fn safe_href(href: &str, path: String, notes: &mut Vec<Note>) -> bool {
     safe
 }
 
+/// Notes `not_a_surface` (at `""`) when an export's input has no list of
+/// components: a page, or no document of ours. What the export writes then
+/// holds nothing of it.
+pub fn not_a_surface(surface: &Value, notes: &mut Vec<Note>) {
+    if !surface.get("components").is_some_and(Value::is_array) {
+        let message = match surface.get("sections") {
+            Some(_) => "a page: export each of its surface sections on its own",
+            None => "not a surface (no list of components): nothing is exported",
+        };
+        notes.push(Note::new("not_a_surface", "", message));
+    }
+}
+
 /// `at` with `segment` appended.
 pub fn at(base: &str, segment: &str) -> String {
     let mut out = String::from(base);

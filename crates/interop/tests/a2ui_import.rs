@@ -423,3 +423,38 @@ fn a_modal_becomes_a_disclosure() {
         )]
     );
 }
+
+#[test]
+fn a_required_prop_the_conversion_cannot_give_is_null_never_an_example() {
+    // An A2UI Button whose child is an Icon has no label here: the label is
+    // null (flagged, as a missing one is), so a Draft fed the operations
+    // does not fill it from the catalog's example (fill_required).
+    let messages = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([
+                {"id": "root", "component": "Column", "children": ["play"]},
+                {"id": "play-icon", "component": "Icon", "name": "play"},
+                {"id": "play", "component": "Button", "child": "play-icon", "variant": "primary", "action": {"event": {"name": "play"}}}
+            ])
+        ),
+    ]);
+    let result = from_a2ui_value(&messages);
+    let play = &result.surfaces[0]["components"][1];
+    assert_eq!(play["props"]["label"], Value::Null, "{play}");
+    let mut draft = validator_wasm::pipeline::Draft::new(json!({}));
+    let catalog = Catalog::default_blog();
+    let op = json!([{"op": "replace", "path": "", "value": result.surfaces[0]}]);
+    let report = draft.apply(&op, &catalog);
+    assert!(
+        report.repairs.iter().all(|r| r.code != "fill_required"),
+        "{:?}",
+        report.repairs
+    );
+    let flags = validate_surface(draft.document(), &catalog);
+    assert!(
+        flags.iter().any(|i| i.path == "/components/1/props/label"),
+        "{flags:?}"
+    );
+}

@@ -266,3 +266,36 @@ fn a_bound_choice_is_exported_with_a_note_on_its_shape() {
     let text = serde_json::to_string(&out.messages).unwrap();
     assert!(text.contains(r#""value":["y"]"#), "{text}");
 }
+
+#[test]
+fn what_is_no_surface_exports_nothing_and_says_so() {
+    let page = json!({"sections": [{"id": "s", "components": []}]});
+    for (input, kind) in [
+        (page, "a page"),
+        (json!({"foo": 1}), "not a surface"),
+        (json!(42), "not a surface"),
+    ] {
+        for notes in [
+            to_a2ui(&input, Version::V10).notes,
+            interop::json_render::to_json_render(&input).notes,
+        ] {
+            let found: Vec<_> = notes.iter().map(|n| (n.code, n.path.as_str())).collect();
+            assert_eq!(found, [("not_a_surface", "")], "{input}");
+            assert!(notes[0].message.starts_with(kind), "{}", notes[0].message);
+        }
+    }
+}
+
+#[test]
+fn a_v1_heading_whose_text_is_a_call_is_noted() {
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Heading", "props": {"level": 2, "text": {"call": "formatCurrency", "args": {"value": 9, "currency": "EUR"}}}}
+    ]});
+    let notes = to_a2ui(&surface, Version::V10).notes;
+    let found: Vec<_> = notes.iter().map(|n| (n.code, n.path.as_str())).collect();
+    assert_eq!(found, [("prop_dropped", "/components/0/props/level")]);
+    assert!(
+        to_a2ui(&surface, Version::V09).notes.is_empty(),
+        "v0.9 keeps it as a variant"
+    );
+}

@@ -168,8 +168,10 @@ impl Surface {
         let is_root = id == "root";
         self.ids.push(id);
         if is_root {
-            self.components.push(component);
+            // Those held came before it: committed in the order they came,
+            // as the fence's lines give them.
             self.components.append(&mut self.held);
+            self.components.push(component);
         } else if self.has_root() {
             self.components.push(component);
         } else {

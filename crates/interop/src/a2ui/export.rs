@@ -4,12 +4,13 @@
 use super::import::basic_catalog;
 use super::values;
 use super::{ToA2ui, Version, SELECTIONS};
-use crate::note::{at, at_index, safe_href, Note};
+use crate::note::{at, at_index, not_a_surface, safe_href, Note};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     let mut notes = Vec::new();
+    not_a_surface(surface, &mut notes);
     let id = surface
         .get("id")
         .and_then(Value::as_str)
@@ -87,9 +88,10 @@ struct Props<'a> {
 }
 
 impl<'a> Props<'a> {
+    /// Prop `key`, taken (a null is none: a prop an import had no value for).
     fn take(&mut self, key: &'a str) -> Option<&'a Value> {
         self.taken.push(key);
-        self.map?.get(key)
+        self.map?.get(key).filter(|v| !v.is_null())
     }
 
     fn str(&mut self, key: &'a str) -> Option<&'a str> {
@@ -230,7 +232,7 @@ impl Walk<'_, '_> {
                     None
                 };
                 let text = text.map(|t| match name {
-                    "Heading" => self.heading(t, level.unwrap_or(2), &mut out),
+                    "Heading" => self.heading(t, level.unwrap_or(2), &props.at, &mut out),
                     _ => t,
                 });
                 // A2UI's Text has a text: one left out is empty.
@@ -464,7 +466,13 @@ impl Walk<'_, '_> {
 
     /// A heading's text: v0.9's variant, or (v1.0, which has none) the
     /// markdown heading marker before it.
-    fn heading(&mut self, text: Value, level: u64, out: &mut Map<String, Value>) -> Value {
+    fn heading(
+        &mut self,
+        text: Value,
+        level: u64,
+        at_props: &str,
+        out: &mut Map<String, Value>,
+    ) -> Value {
         let level = level.clamp(1, 6) as usize;
         if self.version == Version::V09 {
             out.insert(
@@ -489,7 +497,13 @@ impl Walk<'_, '_> {
                 }
                 Value::Object(call)
             }
-            other => other,
+            // A call's text cannot begin with the marker: plain text, noted.
+            other => {
+                let message = "A2UI v1.0 marks a heading with # in its text, which a call's text cannot hold: exported as plain Text";
+                self.notes
+                    .push(Note::new("prop_dropped", at(at_props, "level"), message));
+                other
+            }
         }
     }
 

@@ -314,7 +314,8 @@ impl<'a, 't> Walk<'a, 't> {
         self.tree.count += 1;
         let value = self
             .convert(found, &id, scope, depth)
-            .map(|(name, props, children)| {
+            .map(|(name, mut props, children)| {
+                crate::required_as_null(&name, &mut props);
                 let mut component = Map::new();
                 component.insert("id".into(), json!(id));
                 component.insert("component".into(), json!(name));
