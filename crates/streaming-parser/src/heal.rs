@@ -164,11 +164,13 @@ enum Mode {
         start: Point,
         delims: bool,
     },
-    /// Inside the `(...)` of a link or image, at `dest` of its grammar.
+    /// Inside the `(...)` of a link or image, at `dest` of its grammar;
+    /// `from` is just after the `(`.
     Url {
         depth: usize,
         image: Option<Point>,
         dest: Dest,
+        from: Point,
     },
     /// Inside what may be raw HTML or an autolink, begun at `start`: see
     /// [`Angle`].
@@ -949,12 +951,18 @@ impl Inline {
                         None
                     }
                 };
+                let from = self.here();
                 self.mode = Mode::Url {
                     depth: 0,
                     image,
                     dest: Dest::Lead,
+                    from,
                 };
                 self.advance(c);
+                let after = self.here();
+                if let Mode::Url { from, .. } = &mut self.mode {
+                    *from = after;
+                }
                 return;
             }
             // A view ending right after the `]` completes the link.
@@ -984,8 +992,14 @@ impl Inline {
                 }
             }
         }
-        if let Mode::Url { depth, image, dest } = self.mode {
-            let (mode, link) = self.url_step(dest, depth, image, c);
+        if let Mode::Url {
+            depth,
+            image,
+            dest,
+            from,
+        } = self.mode
+        {
+            let (mode, link) = self.url_step(dest, depth, image, from, c);
             match self.before_url.take() {
                 Some(back) if !link => {
                     // No link: the bracket is text, and so is what
@@ -1231,9 +1245,21 @@ impl Inline {
     /// The mode after `c` inside a link's `(...)` at `dest`, `depth`
     /// parentheses deep in its destination, and whether a link may still
     /// follow (CommonMark's link grammar, as pulldown-cmark reads it).
-    fn url_step(&self, dest: Dest, depth: usize, image: Option<Point>, c: char) -> (Mode, bool) {
+    fn url_step(
+        &self,
+        dest: Dest,
+        depth: usize,
+        image: Option<Point>,
+        from: Point,
+        c: char,
+    ) -> (Mode, bool) {
         let white = is_white(c);
-        let url = |dest, depth| Mode::Url { depth, image, dest };
+        let url = |dest, depth| Mode::Url {
+            depth,
+            image,
+            dest,
+            from,
+        };
         let same = (url(dest, depth), true);
         let plain = |depth: usize| match c {
             _ if self.escaped => (url(Dest::Plain, depth), true),
@@ -1626,15 +1652,15 @@ impl Inline {
                 }
                 trim = false;
             }
-            Mode::Url { image, depth, dest } => match image {
+            // An unfinished destination is never shown as a link's target
+            // (a cut URL would lead to another host): an image is hidden,
+            // a link's target becomes the placeholder, as remend does.
+            Mode::Url { image, from, .. } => match image {
                 Some(start) => end = start,
                 None => {
-                    match dest {
-                        Dest::Pointy => suffix.push('>'),
-                        Dest::Title(q) => suffix.push(q),
-                        _ => {}
-                    }
-                    push_n(&mut suffix, ')', MAX_RUN.min(depth + 1));
+                    end = from;
+                    suffix.push_str(INCOMPLETE_LINK);
+                    suffix.push(')');
                     trim = false;
                 }
             },
@@ -2314,10 +2340,11 @@ mod tests {
         assert_eq!(h("**[a](b c"), "**[a](b c**");
         assert_eq!(h("**[a](b 'c' d"), "**[a](b 'c' d**");
         assert_eq!(h("*[a](b(c) d"), "*[a](b(c) d*");
-        // A title, or a destination in `<...>`, is closed before the `)`.
-        assert_eq!(h("**[a](b \"c"), "**[a](b \"c\")**");
-        assert_eq!(h("**[a](b (c"), "**[a](b (c))**");
-        assert_eq!(h("**[a](<b c"), "**[a](<b c>)**");
+        // An unfinished destination (a title, a destination in `<...>`
+        // too) is never shown: the link's target is the placeholder.
+        assert_eq!(h("**[a](b \"c"), "**[a](streamdown:incomplete-link)**");
+        assert_eq!(h("**[a](b (c"), "**[a](streamdown:incomplete-link)**");
+        assert_eq!(h("**[a](<b c"), "**[a](streamdown:incomplete-link)**");
         // A view that would show the `(` but not what made it no link (an
         // image opened after it hides from its `!`) is cut before the
         // bracket: it would read a link again.
@@ -2460,7 +2487,12 @@ mod tests {
     fn links_and_images() {
         assert_eq!(h("see [docs"), "see [docs](streamdown:incomplete-link)");
         assert_eq!(h("see [docs]"), "see [docs](streamdown:incomplete-link)");
-        assert_eq!(h("see [docs](https://ex"), "see [docs](https://ex)");
+        // A cut URL would lead elsewhere (`https://ex` is another host).
+        assert_eq!(
+            h("see [docs](https://ex"),
+            "see [docs](streamdown:incomplete-link)"
+        );
+        assert_eq!(h("see [docs]("), "see [docs](streamdown:incomplete-link)");
         assert_eq!(
             h("see [**docs"),
             "see [**docs**](streamdown:incomplete-link)"
@@ -2469,8 +2501,8 @@ mod tests {
         assert_eq!(h("an ![ca"), "an ");
         assert_eq!(h("**a ![ca"), "**a**");
         assert_eq!(h("[x] done"), "[x] done");
-        assert_eq!(h("[a](b_c_"), "[a](b_c_)");
-        assert_eq!(h("[a](b(c"), "[a](b(c))");
+        assert_eq!(h("[a](b_c_"), "[a](streamdown:incomplete-link)");
+        assert_eq!(h("[a](b(c"), "[a](streamdown:incomplete-link)");
     }
 
     #[test]

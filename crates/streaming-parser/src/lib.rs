@@ -19,7 +19,7 @@
 //! assert_eq!(doc["blocks"][0]["text"], "Hello **world and `code");
 //! assert_eq!(doc["blocks"][0]["healed"], "Hello **world and `code`**");
 //!
-//! assert_eq!(streaming_parser::heal("see [docs](https://exa"), "see [docs](https://exa)");
+//! assert_eq!(streaming_parser::heal("see [docs](https://exa"), "see [docs](streamdown:incomplete-link)");
 //! ```
 //!
 //! Three readers share one face, [`Stream`]: `markdown` ([`MarkdownStream`],
@@ -64,7 +64,8 @@
 //! - Healing adds closers and hides (never rewrites) what cannot be closed
 //!   honestly: an incomplete image or HTML tag, a delimiter run that closes
 //!   nothing, white space before an added closer. An incomplete link points
-//!   at [`INCOMPLETE_LINK`]; a line that would turn the one above into a
+//!   at [`INCOMPLETE_LINK`], its unfinished destination hidden (a cut URL
+//!   would lead to another host), as Streamdown's remend does; a line that would turn the one above into a
 //!   setext heading gets a zero-width space. Healing is idempotent.
 //! - A surface block also has `held` (ids waiting for `root`), `flags` (the
 //!   validator's flags on kept components, with their `line`) and `issues`
