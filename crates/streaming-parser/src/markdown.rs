@@ -1142,6 +1142,23 @@ mod tests {
     }
 
     #[test]
+    fn a_leaf_directive_is_complete_once_its_line_ends() {
+        let mut stream = MarkdownStream::new();
+        stream.push("::no");
+        let d = stream.document();
+        assert_eq!(
+            (&d["blocks"][0]["complete"], &d["blocks"][0]["name"]),
+            (&json!(false), &json!("no"))
+        );
+        stream.push("te\n");
+        let d = stream.document();
+        assert_eq!(
+            (&d["blocks"][0]["complete"], &d["blocks"][0]["name"]),
+            (&json!(true), &json!("note"))
+        );
+    }
+
+    #[test]
     fn directives() {
         let d = doc("::youtube{#x}\n:::note\ninside **b**\n:::\n:::tip\nopen");
         assert_eq!(

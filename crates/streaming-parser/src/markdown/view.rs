@@ -196,14 +196,15 @@ impl MarkdownStream {
                     .or_else(|| directive::container_open(head))
                     .filter(|_| whole);
                 let leaf = self.role == Role::Candidate(Candidate::Leaf);
-                let complete = leaf && name.is_some();
                 let suffix = if leaf || name.is_none() {
                     String::new()
                 } else {
                     String::from("\n:::")
                 };
                 let heal = Some((line.len(), suffix));
-                (Kind::Directive, complete, heal, json!({ "name": name }))
+                // A leaf directive is complete once its line ends: until
+                // then its name may still grow (`::no` becomes `::note`).
+                (Kind::Directive, false, heal, json!({ "name": name }))
             }
         }
     }
