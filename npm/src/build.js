@@ -171,7 +171,7 @@ export class BuildSession {
   /** `options.catalog`, `options.onUpdate(update)`, `options.document` (a draft to start from), `options.tools` (the tool names whose input edits the draft: `["patch_draft"]`). */
   constructor(options) {
     need();
-    const { catalog, onUpdate, tools = ['patch_draft'], document } = options ?? {};
+    const { catalog, onUpdate, tools = ["patch_draft"], document } = options ?? {};
     // Loaded once, here: a bad catalog throws now, not at every update.
     this.#catalog = catalog == null ? undefined : Catalog.load(catalog);
     if (onUpdate != null && typeof onUpdate !== 'function') throw new SurfacesError('invalid_option', '/onUpdate', 'onUpdate is a function');

@@ -34,7 +34,7 @@ export class Pairs {
 
 // What a wrapper holds once freed: every call but free() throws freed.
 const gone = () => {
-  throw new SurfacesError('freed', '', 'this object was freed (free()); make a new one');
+  throw new SurfacesError('already_freed', '', 'this object was freed (free()); make a new one');
 };
 export const FREED = new Proxy({}, { get: (_, key) => (key === 'free' ? () => {} : gone) });
 

@@ -42,18 +42,18 @@ test('invalid_json: arguments that are no JSON, each at its own pointer', () => 
   assert.deepEqual(v.validate('{').issues.map((i) => i.code), ['invalid_json']);
 });
 
-test('freed: a Draft, a Stream or an importer used after its free(); a second free() is harmless', async () => {
+test('already_freed: a Draft, a Stream or an importer used after its free(); a second free() is harmless', async () => {
   const i = await import(join(root, 'npm/interop.js'));
   const draft = new v.Draft(surface);
   draft.free();
-  refuses(() => draft.document(), 'freed', '');
-  refuses(() => draft.apply([]), 'freed', '');
+  refuses(() => draft.document(), 'already_freed', '');
+  refuses(() => draft.apply([]), 'already_freed', '');
   const stream = new s.Stream();
   stream.free();
-  refuses(() => stream.push('x'), 'freed', '');
+  refuses(() => stream.push('x'), 'already_freed', '');
   const importer = new i.A2uiImport();
   importer.free();
-  refuses(() => importer.push('{}'), 'freed', '');
+  refuses(() => importer.push('{}'), 'already_freed', '');
   for (const o of [draft, stream, importer]) o.free();
 });
 
