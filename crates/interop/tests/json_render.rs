@@ -269,3 +269,42 @@ fn a_spec_stream_creates_what_is_missing_and_notes_what_does_not_apply() {
     assert_eq!(import.spec()["state"]["user"]["name"], "Grace");
     assert_eq!(import.spec()["elements"], before["elements"]);
 }
+
+#[test]
+fn a_child_streamed_before_its_parent_names_it_waits_in_the_import_not_in_the_draft() {
+    // The element first, then the link to it: every operation the import
+    // gives applies, and nothing is left held for the end of the round.
+    use interop::json_render::JsonRenderImport;
+    use validator_wasm::pipeline::Draft;
+    let catalog = Catalog::default_blog();
+    let mut import = JsonRenderImport::new("");
+    let mut draft = Draft::new(json!({}));
+    let lines = [
+        json!({"op": "add", "path": "/root", "value": "main"}),
+        json!({"op": "add", "path": "/elements/main", "value": {"type": "Stack", "props": {}, "children": []}}),
+        json!({"op": "add", "path": "/elements/title", "value": {"type": "Heading", "props": {"text": "Hi"}, "children": []}}),
+        json!({"op": "add", "path": "/elements/main/children/-", "value": "title"}),
+    ];
+    for line in &lines {
+        let report = draft.apply(&Value::Array(import.push_value(line)), &catalog);
+        assert_eq!((report.refused.len(), report.held.len()), (0, 0), "{line}");
+    }
+    draft.apply(&Value::Array(import.finish()), &catalog);
+    assert_eq!(draft.settle(&catalog), []);
+    assert_eq!(draft.document()["components"][1]["id"], "title");
+    // The whole spec with an element nothing names: left out, noted.
+    let spec = json!({"root": "main", "elements": {
+        "main": {"type": "Stack", "props": {}, "children": []},
+        "lost": {"type": "Text", "props": {"text": "x"}, "children": []}}});
+    let out = from_json_render(&spec);
+    assert_eq!(out.surface["components"].as_array().unwrap().len(), 1);
+    let notes: Vec<_> = out
+        .notes
+        .iter()
+        .map(|n| (n.code, n.path.as_str()))
+        .collect();
+    assert!(
+        notes.contains(&("not_reachable", "/elements/lost")),
+        "{notes:?}"
+    );
+}
