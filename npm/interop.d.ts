@@ -34,6 +34,7 @@ export type NoteCode =
   | 'renamed_id'
   | 'value_shape'
   | 'not_a_surface'
+  | 'surface_deleted'
   | 'invalid_operation'
   | 'invalid_pointer'
   | 'path_not_found'

@@ -37,6 +37,11 @@ impl Shown {
         self.surface.as_ref()
     }
 
+    /// Forgets what was built: the next update is one `replace` of the whole.
+    pub fn clear(&mut self) {
+        self.surface = None;
+    }
+
     /// Applies `ops` (paths in the surface) to what was built, giving them
     /// at `at`; `None`, and nothing applied, when one does not apply.
     pub fn apply(&mut self, ops: Vec<Value>) -> Option<Vec<Value>> {

@@ -379,3 +379,43 @@ fn a_stream_past_the_component_limit_ends_in_the_surface_of_the_whole() {
         "a late definition takes its place"
     );
 }
+
+#[test]
+fn a_deleted_surface_is_noted_and_another_is_not_followed_in_its_place() {
+    // The first surface is the one followed: once deleted, the import says
+    // so and gives no operation turning the draft into the next surface.
+    let v = "v1.0";
+    let text = |id: &str, words: &str| {
+        json!({"version": v, "createSurface": {"surfaceId": id, "catalogId": "x",
+        "components": [{"id": "root", "component": "Text", "text": words}]}})
+    };
+    let mut import = A2uiImport::new(None, "");
+    assert_eq!(import.push_value(&text("a", "first")).len(), 1);
+    assert_eq!(import.push_value(&text("b", "second")), Vec::<Value>::new());
+    let gone = import.push_value(&json!({"version": v, "deleteSurface": {"surfaceId": "a"}}));
+    assert_eq!(gone, Vec::<Value>::new());
+    assert_eq!(
+        import.surface(),
+        None,
+        "as from_a2ui of the same messages has none"
+    );
+    let notes: Vec<_> = import
+        .notes()
+        .iter()
+        .map(|n| (n.code, n.path.clone()))
+        .collect();
+    assert!(
+        notes.contains(&("surface_deleted", "/2".to_string())),
+        "{notes:?}"
+    );
+    assert_eq!(
+        import.push_value(
+            &json!({"version": v, "updateDataModel": {"surfaceId": "b", "path": "/n", "value": 1}})
+        ),
+        Vec::<Value>::new()
+    );
+    // Created again under its id: followed anew, from one whole replace.
+    let again = import.push_value(&text("a", "again"));
+    assert_eq!(again[0]["op"], "replace");
+    assert_eq!(again[0]["value"]["components"][0]["props"]["text"], "again");
+}

@@ -144,10 +144,8 @@ impl A2uiImport {
     }
 
     fn followed_index(&self) -> Option<usize> {
-        match &self.follow {
-            Some(id) => self.model.surfaces.iter().position(|s| &s.id == id),
-            None => (!self.model.surfaces.is_empty()).then_some(0),
-        }
+        let id = self.follow.as_ref()?;
+        self.model.surfaces.iter().position(|s| &s.id == id)
     }
 
     /// The surface the operations so far build, once it has a root.
@@ -229,7 +227,23 @@ impl A2uiImport {
         let touched: Vec<Vec<messages::Touch>> = (self.model.surfaces.iter_mut())
             .map(|s| core::mem::take(&mut s.touched))
             .collect();
+        // The first surface created is the one followed from then on.
+        if self.follow.is_none() {
+            self.follow = self.model.surfaces.first().map(|s| s.id.clone());
+        }
         let Some(i) = self.followed_index() else {
+            if self.shown.surface().is_some() {
+                // Deleted: said, and what the operations built is no longer
+                // this import's (one created again under the id starts anew).
+                let message = "deleteSurface removed the surface this import follows; the draft keeps what it holds";
+                self.notes.push(Note::new(
+                    "surface_deleted",
+                    at_index("", self.read - 1),
+                    message,
+                ));
+                self.shown.clear();
+                self.tree = None;
+            }
             return Vec::new();
         };
         let state = &self.model.surfaces[i];
