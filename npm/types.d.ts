@@ -216,7 +216,7 @@ export type Block =
       flags: Issue[];
       issues: Issue[] | null;
     })
-  | (BlockBase & { kind: 'directive'; name: string });
+  | (BlockBase & { kind: 'directive'; /** null while an open directive's name is not whole yet. */ name: string | null });
 
 /** How the healed view follows from the text: drop `drop` UTF-16 units, then add `add`. */
 export interface Heal {
