@@ -35,6 +35,14 @@ export function toJsonRender(surface) {
   return json(() => wasm.toJsonRender(text(surface)));
 }
 
+/** An importer's `options.at`: a JSON Pointer ("" or from "/"), "" by default; options are an object. */
+const where = (options) => {
+  if (options != null && typeof options !== 'object') throw new SurfacesError('invalid_option', '/options', `an importer's options are an object, as in {at: '/sections/0'}; got ${typeof options}`);
+  const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
+  if (at !== '' && at[0] !== '/') throw new SurfacesError('invalid_option', '/at', `options.at is a JSON Pointer ("" or starting with "/"), got ${JSON.stringify(at)}`);
+  return at;
+};
+
 /** Each importer's WebAssembly object (kept out of sight of its users). */
 const inner = new WeakMap();
 
@@ -91,8 +99,8 @@ export class A2uiImport extends Importer {
   /** `options.surface`: the surfaceId to follow (the first created by default); `options.at`: where that surface is in the draft's document (`""`). */
   constructor(options) {
     need();
+    const at = where(options);
     const surface = options?.surface == null ? undefined : string(options.surface, '/surface', 'options.surface');
-    const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
     super(run(() => new wasm.A2uiImport(surface, at)), 'a message, a list of messages', 'pushMessages');
   }
 }
@@ -106,7 +114,7 @@ export class JsonRenderImport extends Importer {
   /** `options.at`: where the surface is in the draft's document (`""`). */
   constructor(options) {
     need();
-    const at = options?.at == null ? '' : string(options.at, '/at', 'options.at');
+    const at = where(options);
     super(run(() => new wasm.JsonRenderImport(at)), 'an operation, a list of operations', 'pushOperations');
   }
   /** The json-render spec so far. */

@@ -230,6 +230,10 @@ test('interop error paths: a SurfacesError with its code and pointer, the import
   refuses(() => interop.toA2ui(surface, { version: 'v2' }), 'invalid_option', '/version');
   refuses(() => interop.toA2ui(surface, { version: 9 }), 'invalid_option', '/version');
   refuses(() => interop.toA2ui(surface, 'v0.9'), 'invalid_option', '/options');
+  for (const Importer of [interop.A2uiImport, interop.JsonRenderImport]) {
+    refuses(() => new Importer({ at: 'sections/0' }), 'invalid_option', '/at');
+    refuses(() => new Importer('x'), 'invalid_option', '/options');
+  }
   refuses(() => interop.toA2ui('{', {}), 'invalid_json', '');
   refuses(() => interop.fromJsonRender('nope'), 'invalid_json', '');
   refuses(() => new interop.A2uiImport({ surface: 3 }), 'invalid_option', '/surface');
