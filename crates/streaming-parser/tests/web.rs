@@ -65,5 +65,9 @@ fn jsonl_mode_reads_steps() {
 
 #[wasm_bindgen_test]
 fn heal_closes_what_is_open() {
-    assert_eq!(heal("see [docs](https://exa"), "see [docs](https://exa)");
+    assert_eq!(heal("see **bold"), "see **bold**");
+    assert_eq!(
+        heal("see [docs](https://exa"),
+        "see [docs](streamdown:incomplete-link)"
+    );
 }
