@@ -276,9 +276,13 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         .unwrap_or(&empty);
     let left_out = LeftOut::of(&issues, components);
     let null_data = Value::Object(serde_json::Map::new());
+    let ids = ids_of(components);
     let (preview, ghost) = match options.mode {
         Mode::Published => (false, Drawn::Nothing),
-        Mode::Preview { ghost } => (true, ghost.map_or(Drawn::Nothing, |g| drawn(g, components))),
+        Mode::Preview { ghost } => (
+            true,
+            ghost.map_or(Drawn::Nothing, |g| drawn(g, components, &ids)),
+        ),
     };
     let r = Renderer {
         preview,
@@ -287,7 +291,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
         data: doc.get("data").unwrap_or(&null_data),
         components,
-        ids: ids_of(components),
+        ids,
         left_out,
         catalog,
         host: InLocale {
@@ -513,18 +517,16 @@ enum Drawn<'a> {
 
 /// Where `ghost` lands among `components`: its path names a component by
 /// position or, as models write it and the pipeline's `rewrite_path`
-/// reads it, by id.
-fn drawn<'a>(ghost: Ghost<'a>, components: &[Value]) -> Drawn<'a> {
+/// reads it, by id (`ids`: [`ids_of`] them).
+fn drawn<'a>(
+    ghost: Ghost<'a>,
+    components: &[Value],
+    ids: &serde_json::Map<String, Value>,
+) -> Drawn<'a> {
     let segments = pointer::parse(ghost.path).unwrap_or_default();
-    let by_id = |id: &String| {
-        let id = Some(id.as_str());
-        components
-            .iter()
-            .position(|c| c.get("id").and_then(Value::as_str) == id)
-    };
     let index = segments
         .get(1)
-        .and_then(|i| i.parse::<usize>().ok().or_else(|| by_id(i)));
+        .and_then(|i| i.parse::<usize>().ok().or_else(|| first_with(ids, i)));
     let index = index.filter(|i| *i < components.len());
     match (segments.first().map(String::as_str), index, ghost.component) {
         (Some("components"), Some(i), _) if segments.len() > 2 => Drawn::Mark(i),
