@@ -19,7 +19,7 @@ use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
 use crate::note::{at, at_index, not_a_surface, safe_href, unsafe_key, Note};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// What [`from_json_render`] gives.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,27 +103,24 @@ pub fn from_json_render(spec: &Value) -> FromJsonRender {
     }
     // What root does not reach is left out, noted, as an A2UI import leaves
     // it: so a SpecStream's element added before the one naming it waits in
-    // the import, not in a Draft, which would hold it as unreachable.
-    let mut by_id: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, c) in components.iter().enumerate() {
-        by_id.insert(c["id"].as_str().unwrap_or_default().to_string(), i);
-    }
+    // the import, not in a Draft, which would hold it as unreachable. (The
+    // walk is by key, through the spec's `children`, as the components'
+    // children name the elements' components.)
     let mut reached = BTreeSet::new();
-    let mut next = vec!["root".to_string()];
-    while let Some(id) = next.pop() {
-        let Some(&i) = by_id.get(&id) else { continue };
-        if reached.insert(id) {
-            let children = components[i].get("children").and_then(Value::as_array);
+    let mut next = vec![root.to_string()];
+    while let Some(key) = next.pop() {
+        let Some(element) = elements.get(&key) else {
+            continue;
+        };
+        if reached.insert(key) {
+            let children = element.get("children").and_then(Value::as_array);
             let children = children.into_iter().flatten().filter_map(Value::as_str);
             next.extend(children.map(String::from));
         }
     }
     let mut kept = Vec::new();
     for (component, key) in components.into_iter().zip(keys) {
-        if component["id"]
-            .as_str()
-            .is_some_and(|id| reached.contains(id))
-        {
+        if reached.contains(key) {
             kept.push(component);
         } else {
             let message = ["element ", key, " is not reachable from root; left out"].concat();
