@@ -330,9 +330,11 @@ impl Walk<'_, '_> {
                     Some(Value::String(v)) => Some(json!([v])),
                     Some(v) => {
                         let at_value = at(&props.at, "value");
-                        let note = Note::new("value_shape", at_value.as_str(), SELECTIONS);
                         let bound = values::export(v, &at_value, self.notes);
-                        self.notes.extend(bound.as_ref().map(|_| note));
+                        if bound.is_some() {
+                            self.notes
+                                .push(Note::new("value_shape", at_value, SELECTIONS));
+                        }
                         bound
                     }
                     None => None,
