@@ -951,18 +951,14 @@ impl Inline {
                         None
                     }
                 };
-                let from = self.here();
+                self.advance(c);
+                // (Set after the `(`: `from` is the point just past it.)
                 self.mode = Mode::Url {
                     depth: 0,
                     image,
                     dest: Dest::Lead,
-                    from,
+                    from: self.here(),
                 };
-                self.advance(c);
-                let after = self.here();
-                if let Mode::Url { from, .. } = &mut self.mode {
-                    *from = after;
-                }
                 return;
             }
             // A view ending right after the `]` completes the link.
