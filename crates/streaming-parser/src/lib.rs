@@ -65,11 +65,13 @@
 //!   honestly: an incomplete image or HTML tag, a delimiter run that closes
 //!   nothing, white space before an added closer. An incomplete link points
 //!   at [`INCOMPLETE_LINK`], its unfinished destination hidden (a cut URL
-//!   would lead to another host), as Streamdown's remend does; a line that would turn the one above into a
-//!   setext heading gets a zero-width space. Healing is idempotent.
+//!   would lead to another host), as Streamdown's remend does; a line that
+//!   would turn the one above into a setext heading gets a zero-width
+//!   space. Healing is idempotent.
 //! - A surface block also has `held` (ids waiting for `root`), `flags` (the
 //!   validator's flags on kept components, with their `line`) and `issues`
-//!   (the whole surface checked when its fence closes, else `null`); a
+//!   (the whole surface checked when its fence closes, or when the text
+//!   ends inside it, with the body's own codes for the fence; else `null`); a
 //!   refusal also has `path`, inside the line's value. An invalid fence info
 //!   is refused on the opening line (`invalid_id`, `invalid_fence_info`).
 //! - Limits: a surface line over [`surface::LINE_LIMIT`] bytes is refused
