@@ -29,71 +29,12 @@ use crate::dom::{self, Js};
 use crate::gate::{Decision, Gate, Pending};
 use crate::live::{self, Options};
 
-/// The allocator: blocks of a power of two bytes (at least 8, aligned to
-/// 8), one free list per size, fresh blocks cut from pages the memory grows
-/// by. The preview allocates and frees on every morph, so a leaking bump
-/// allocator would grow; a block freed is reused by the next request of its
-/// size, so memory stays at the peak the morphs need (each size apart).
-/// Written here rather than taken from a crate for the size budget: 124 B
-/// gzip fewer than `lol_alloc` 0.4's free list, measured when it replaced it.
-/// Single-threaded (wasm32 without threads), so plain cells suffice.
-struct Classes {
-    /// The free blocks of each size 2^i, linked through their first word.
-    free: core::cell::UnsafeCell<[usize; 32]>,
-    /// The unused span of the pages grown last: from, to.
-    span: core::cell::UnsafeCell<(usize, usize)>,
-}
-
-// SAFETY: wasm32-unknown-unknown without the atomics feature runs one
-// thread: the cells are never touched from two at once.
-unsafe impl Sync for Classes {}
-
-unsafe impl core::alloc::GlobalAlloc for Classes {
-    unsafe fn alloc(&self, layout: core::alloc::Layout) -> *mut u8 {
-        if layout.align() > 8 {
-            return core::ptr::null_mut();
-        }
-        let (size, class) = class(layout);
-        let (free, span) = unsafe { (&mut *self.free.get(), &mut *self.span.get()) };
-        let head = free[class];
-        if head != 0 {
-            free[class] = unsafe { *(head as *const usize) };
-            return head as *mut u8;
-        }
-        if span.1 - span.0 < size {
-            let pages = size.div_ceil(65536);
-            let at = core::arch::wasm32::memory_grow(0, pages);
-            if at == usize::MAX {
-                return core::ptr::null_mut();
-            }
-            // What was left of the last span (less than `size`) is given up.
-            span.0 = at * 65536;
-            span.1 = span.0 + pages * 65536;
-        }
-        let block = span.0;
-        span.0 += size;
-        block as *mut u8
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: core::alloc::Layout) {
-        let class = class(layout).1;
-        let free = unsafe { &mut *self.free.get() };
-        unsafe { *(ptr as *mut usize) = free[class] };
-        free[class] = ptr as usize;
-    }
-}
-
-/// A request's block size, and its free list.
-fn class(layout: core::alloc::Layout) -> (usize, usize) {
-    let size = layout.size().max(8).next_power_of_two();
-    (size, size.trailing_zeros() as usize & 31)
-}
-
+/// The allocator: blocks of a power of two bytes, one free list per size
+/// (the `size-classes` crate, shared with Studio's module). The preview
+/// allocates and frees on every morph, so a leaking bump allocator would
+/// grow; a block freed is reused by the next request of its size.
 #[global_allocator]
-static ALLOCATOR: Classes = Classes {
-    free: core::cell::UnsafeCell::new([0; 32]),
-    span: core::cell::UnsafeCell::new((0, 0)),
-};
+static ALLOCATOR: size_classes::Classes = size_classes::Classes::new();
 
 /// Nothing here panics on any input; if something did, trap rather than
 /// carry std's formatting machinery.

@@ -11,9 +11,11 @@
 //! `./stream`, `./render` and `./interop` entries each re-export their part
 //! of it and share one `init()`.
 //!
-//! The module allocates with the `talc` crate (5.x) instead of Rust's
-//! default wasm allocator (dlmalloc): 2.5 KB gzip less for the same module,
-//! with `validate` as fast as before (`crates/validator-wasm/bench/node.mjs`).
+//! The module allocates with `size-classes`, the morph's allocator too: a
+//! free list per power-of-two size, a pop or a push per call. It replaced
+//! `talc` 5 (which had replaced Rust's default dlmalloc, 2.5 KB gzip
+//! larger): `validate` spent a fifth of its time in talc, and is about 10%
+//! faster with it (`crates/validator-wasm/bench/node.mjs`).
 //!
 //! Natively there is nothing to use here: depend on `validator-wasm`,
 //! `streaming-parser`, `surfaces-render` or `interop` directly.
@@ -24,7 +26,8 @@ use streaming_parser as _;
 use surfaces_render as _;
 use validator_wasm as _;
 
-/// Talc's wasm allocator, growing the memory as it needs.
+/// Blocks of a power of two bytes, one free list per size (the morph's
+/// allocator too).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: size_classes::Classes = size_classes::Classes::new();

@@ -98,17 +98,19 @@
 //!
 //! # Where the time goes
 //! `validate` of the benchmark's surface (200 components, 91 KB of text)
-//! takes about 4x V8's `JSON.parse` of the same text in the same run
+//! takes about 3.5x V8's `JSON.parse` of the same text in the same run
 //! (`docs/performance.md`; issue 17's goal is 2x). A Node `--cpu-prof` of
-//! the Studio module built with its names (`wasm-opt -g`), 1,000 calls:
+//! the Studio module built with its names (`wasm-opt -g`), 1,500 calls:
 //! - parsing the text into a `serde_json::Value`: about 45% of the call,
-//!   alone about 2.2x `JSON.parse`. Within it, each string copied into an
-//!   owned `String` (about 8% of the call), each object's `IndexMap` hashing
-//!   its keys with SipHash (about 5%), and the allocator (talc; dlmalloc was
-//!   no faster);
-//! - the rules: about 42%, the props schemas half of it (finding each
-//!   keyword in a schema's members about 7%);
-//! - dropping the parsed tree, and the glue: the rest.
+//!   alone about 2x `JSON.parse`. Within it, each string copied into an
+//!   owned `String`, each object's `IndexMap` hashing its keys with SipHash
+//!   and growing its table (about 10% of the call together), and the
+//!   allocator. That was talc, with a fifth of the call in its bins and
+//!   gaps; the module now allocates with `size-classes` (a pop or a push
+//!   per call), which took validate from 4.2x to 3.5x `JSON.parse`;
+//! - the rules: about 40%, the props schemas half of it (finding each
+//!   keyword in a schema's members about 6%);
+//! - dropping the parsed tree (about 6%), and the glue: the rest.
 //!
 //! The parse alone is past the goal, so the goal needs a parser into a
 //! value model of this crate's own (strings borrowed from the text, members
