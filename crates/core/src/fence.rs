@@ -263,7 +263,7 @@ mod info {
 
     fn parse(text: &str) -> Result<SurfaceInfo, SurfaceInfoError> {
         let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|_| SurfaceInfoError::NotAnObject)?;
+            crate::json::parse(text).map_err(|_| SurfaceInfoError::NotAnObject)?;
         let object = value.as_object().ok_or(SurfaceInfoError::NotAnObject)?;
         let id = match object.get("id") {
             Some(serde_json::Value::String(id)) => id,

@@ -62,6 +62,7 @@
 //! # Modules
 //! - [`pointer`](mod@pointer): RFC 6901 parse, escape, resolve; `invalid_pointer`, `unsafe_path`.
 //! - [`href`]: the safe-href rule.
+//! - `json` (feature `serde_json`): JSON text into a `serde_json::Value`, the one reader every part uses.
 //! - [`condition`]: `visible` conditions, checked and evaluated.
 //! - [`function`]: the fixed function set and checks, checked and evaluated.
 //! - [`fence`]: the surface fence grammar.
@@ -73,6 +74,8 @@ pub mod condition;
 pub mod fence;
 pub mod function;
 pub mod href;
+#[cfg(feature = "serde_json")]
+pub mod json;
 pub mod pointer;
 pub mod problem;
 mod view;

@@ -59,7 +59,7 @@ fn options<'a>(
 /// The ghost's JSON text read (null when absent or not JSON).
 fn ghost_value(ghost: Option<String>) -> Value {
     ghost
-        .and_then(|g| serde_json::from_str(&g).ok())
+        .and_then(|g| surfaces_core::json::parse(&g).ok())
         .unwrap_or(Value::Null)
 }
 

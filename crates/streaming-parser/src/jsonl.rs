@@ -176,8 +176,8 @@ impl JsonlStream {
                 "message": alloc::format!("an object may hold at most {OBJECT_LIMIT} bytes; split it into several")}));
             return;
         }
-        let value: Value = match serde_json::from_str(&object.text)
-            .or_else(|_| serde_json::from_str(&repair(&object.text)))
+        let value: Value = match surfaces_core::json::parse(&object.text)
+            .or_else(|_| surfaces_core::json::parse(&repair(&object.text)))
         {
             Ok(value) => value,
             Err(e) => {

@@ -332,7 +332,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         let text = self.text.get(start..self.at)?;
-        let value: Value = serde_json::from_str(text).ok()?;
+        let value: Value = surfaces_core::json::parse(text).ok()?;
         Some(Partial {
             value,
             complete: true,

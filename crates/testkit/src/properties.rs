@@ -8,6 +8,7 @@
 //!
 //! | property | oracle |
 //! |---|---|
+//! | [`json`] | `serde_json::from_str`: the same value, key order and error |
 //! | [`partial_json`] | `serde_json` on complete text; on every prefix, the complete text's value |
 //! | [`jsonl`] | the same reader fed the text whole |
 //! | [`markdown_stream`] | the stream fed whole; `heal` again; pulldown-cmark's parse of the healed text |
@@ -514,6 +515,38 @@ pub fn a2ui_state(document: &Value) -> Value {
         state["calls"] = Value::Array(calls);
     }
     state
+}
+
+/// The one JSON reader (`surfaces_core::json::parse`, under every part)
+/// against serde_json's: the same text taken, the same value with its keys
+/// in the same order (compared as written out, since maps compare
+/// unordered), and the same error, kind, line and column, for text refused
+/// (a number out of range: its line).
+pub fn json(data: &[u8]) {
+    use surfaces_core::json::ErrorKind;
+    let text = text_of(data);
+    match (
+        surfaces_core::json::parse(&text),
+        serde_json::from_str::<Value>(&text),
+    ) {
+        (Ok(ours), Ok(theirs)) => {
+            assert_eq!(ours, theirs, "{text:?}");
+            assert_eq!(ours.to_string(), theirs.to_string(), "key order: {text:?}");
+        }
+        (Err(ours), Err(theirs)) if ours.kind == ErrorKind::NumberOutOfRange => {
+            let line = theirs.line();
+            let theirs = theirs.to_string();
+            assert!(
+                theirs.starts_with("number out of range at line "),
+                "{text:?}: {theirs}"
+            );
+            assert_eq!(ours.line, line, "{text:?}");
+        }
+        (Err(ours), Err(theirs)) => {
+            assert_eq!(ours.to_string(), theirs.to_string(), "{text:?}")
+        }
+        (ours, theirs) => panic!("{text:?}: ours {ours:?}, serde_json {theirs:?}"),
+    }
 }
 
 /// JSON Pointer: the first line is the pointer, the rest the document.
@@ -1052,7 +1085,8 @@ pub fn functions(data: &[u8]) {
 pub type Property = fn(&[u8]);
 
 /// Every property by its fuzz target's name.
-pub const ALL: [(&str, Property); 11] = [
+pub const ALL: [(&str, Property); 12] = [
+    ("json", json),
     ("partial_json", partial_json),
     ("jsonl", jsonl),
     ("markdown_stream", markdown_stream),

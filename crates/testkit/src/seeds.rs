@@ -213,7 +213,7 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
             .collect::<Vec<_>>()
     };
     let texts: Vec<String> = match target {
-        "partial_json" => {
+        "partial_json" | "json" => {
             let mut out = fence_lines(&markdown(&cases));
             out.extend(surfaces());
             out

@@ -108,7 +108,7 @@ impl Catalog {
 
     /// Loads a catalog from JSON text.
     pub fn from_json(text: &str) -> Result<Catalog, CatalogError> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
+        let value: Value = surfaces_core::json::parse(text).map_err(|e| {
             CatalogError::invalid("", ["the catalog is not JSON: ", &e.to_string()].concat())
         })?;
         Catalog::from_value(&value)

@@ -74,7 +74,7 @@ const EMAIL_MAX_CHARS: u64 = 254;
 /// entries (see the module docs for how each entry is written).
 pub fn surface_schema(catalog: &Catalog) -> Value {
     // The file is the package's and is checked by the tests; failing here is a build defect.
-    let mut schema: Value = serde_json::from_str(SURFACE)
+    let mut schema: Value = surfaces_core::json::parse(SURFACE)
         .unwrap_or_else(|e| panic!("npm/schema/surface.json is not JSON: {e}"));
     let Some(top) = schema.as_object_mut() else {
         panic!("npm/schema/surface.json is not an object");

@@ -98,26 +98,28 @@
 //!
 //! # Where the time goes
 //! `validate` of the benchmark's surface (200 components, 91 KB of text)
-//! takes about 3.5x V8's `JSON.parse` of the same text in the same run
+//! takes about 3.2x V8's `JSON.parse` of the same text in the same run
 //! (`docs/performance.md`; issue 17's goal is 2x). A Node `--cpu-prof` of
 //! the Studio module built with its names (`wasm-opt -g`), 1,500 calls:
-//! - parsing the text into a `serde_json::Value`: about 45% of the call,
-//!   alone about 2x `JSON.parse`. Within it, each string copied into an
-//!   owned `String`, each object's `IndexMap` hashing its keys with SipHash
-//!   and growing its table (about 10% of the call together), and the
-//!   allocator. That was talc, with a fifth of the call in its bins and
-//!   gaps; the module now allocates with `size-classes` (a pop or a push
-//!   per call), which took validate from 4.2x to 3.5x `JSON.parse`;
+//! - reading the text into a `serde_json::Value`: about 45% of the call,
+//!   alone about 1.5x `JSON.parse`. It was 4.2x in all with serde_json's
+//!   reader and talc: the module now allocates with `size-classes` (a pop
+//!   or a push per call; talc's bins and gaps were a fifth of the call),
+//!   and reads with `surfaces_core::json` (no serde visitor calls, each
+//!   object and list built once at its size; the `json` fuzz target holds
+//!   it to serde_json's results). What is left is the value model itself:
+//!   a `String` allocated and copied per string, and each object's
+//!   `IndexMap` hashing its keys with SipHash (about 10% of the call);
 //! - the rules: about 40%, the props schemas half of it (finding each
-//!   keyword in a schema's members about 6%);
+//!   keyword in a schema's members about 6%: one pass gathering them all
+//!   measured 1 to 3% faster for 226 B gzip, and was left out);
 //! - dropping the parsed tree (about 6%), and the glue: the rest.
 //!
-//! The parse alone is past the goal, so the goal needs a parser into a
-//! value model of this crate's own (strings borrowed from the text, members
-//! in a list, no hashing) under every rule that reads a document here, in
-//! the pipeline and in interop: a second JSON library in place of
-//! serde_json, and each crate's rules rewritten over it. `opt-level = 3`
-//! halves the time but adds about 52 KB gzip to Studio.
+//! The goal needs a value model of this crate's own (strings borrowed from
+//! the text, members in a list, no hashing) under every rule that reads a
+//! document here, in the pipeline and in interop: a second JSON library in
+//! place of serde_json's `Value`, and each crate's rules rewritten over it.
+//! `opt-level = 3` halves the time but adds about 52 KB gzip to Studio.
 //!
 //! # Choices where SPEC.md is silent
 //! - Document text larger than 2 MiB is `document_too_large`; text that is

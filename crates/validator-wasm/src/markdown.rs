@@ -214,7 +214,7 @@ pub fn classify_line(line: &str) -> FenceLine {
             .concat(),
         );
     }
-    let value = match serde_json::from_str::<Value>(line) {
+    let value = match surfaces_core::json::parse(line) {
         Ok(value) => value,
         Err(e) => {
             return FenceLine::Refused(

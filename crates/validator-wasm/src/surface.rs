@@ -161,12 +161,11 @@ pub fn check_size(text: &str) -> Result<(), Issue> {
 /// deeper than 128 levels) with one error issue.
 pub fn parse_document(text: &str) -> Result<Value, Issue> {
     check_size(text)?;
-    serde_json::from_str(text).map_err(|e| {
-        let detail = e.to_string();
-        let message = if detail.starts_with("recursion limit exceeded") {
+    surfaces_core::json::parse(text).map_err(|e| {
+        let message = if e.kind == surfaces_core::json::ErrorKind::TooDeep {
             "the document nests deeper than 128 levels".to_string()
         } else {
-            ["the document is not valid JSON: ", &detail].concat()
+            ["the document is not valid JSON: ", &e.to_string()].concat()
         };
         Issue::error("invalid_json", "", message)
     })

@@ -98,7 +98,7 @@ pub fn read_text(text: &str, notes: &mut Vec<Note>) -> Vec<(String, Value)> {
     if !starts_json(text) && text.contains(OPEN_TAG) {
         return numbered(from_blocks(text, notes));
     }
-    if let Ok(value) = serde_json::from_str::<Value>(text) {
+    if let Ok(value) = surfaces_core::json::parse(text) {
         return read_value(&value);
     }
     let mut lines = JsonlStream::new();

@@ -308,7 +308,7 @@ fn literal_of(expression: &str) -> Option<Option<Value>> {
         true => [sign, whole, ".", fraction].concat(),
         false => [sign, whole].concat(),
     };
-    match serde_json::from_str::<Value>(&number) {
+    match surfaces_core::json::parse(&number) {
         Ok(n @ Value::Number(_)) => Some(Some(n)),
         _ => None,
     }

@@ -167,9 +167,9 @@ impl A2uiStream {
                 "Failed to parse JSON: a message names a key twice",
             ));
         }
-        let value: Value = serde_json::from_str(text)
-            .or_else(|_| serde_json::from_str(&repair(text)))
-            .or_else(|_| serde_json::from_str(&balance(&repair(text))))
+        let value: Value = surfaces_core::json::parse(text)
+            .or_else(|_| surfaces_core::json::parse(&repair(text)))
+            .or_else(|_| surfaces_core::json::parse(&balance(&repair(text))))
             .map_err(|e| ["Failed to parse JSON: ", &e.to_string()].concat())?;
         let messages = self.handle(value)?;
         self.provisional = 0;

@@ -35,7 +35,7 @@ pub fn fix_payload(payload: &str) -> Result<Vec<Value>, String> {
             "Failed to parse the A2UI JSON: a message names a key twice",
         ));
     }
-    let value: Value = serde_json::from_str(&text)
+    let value: Value = surfaces_core::json::parse(&text)
         .map_err(|e| ["Failed to parse the A2UI JSON: ", &e.to_string()].concat())?;
     Ok(match value {
         Value::Array(items) => items,
