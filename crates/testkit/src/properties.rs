@@ -8,7 +8,7 @@
 //!
 //! | property | oracle |
 //! |---|---|
-//! | [`json`] | `serde_json::from_str`: the same value, key order and error |
+//! | [`json`] | `serde_json::from_str` and `to_string`: the same value, key order, text, size and error |
 //! | [`partial_json`] | `serde_json` on complete text; on every prefix, the complete text's value |
 //! | [`jsonl`] | the same reader fed the text whole |
 //! | [`markdown_stream`] | the stream fed whole; `heal` again; pulldown-cmark's parse of the healed text |
@@ -517,10 +517,11 @@ pub fn a2ui_state(document: &Value) -> Value {
     state
 }
 
-/// The one JSON reader (`surfaces_core::json::parse`, under every part)
-/// against serde_json's: the same text taken, the same value with its keys
-/// in the same order (compared as written out, since maps compare
-/// unordered), and the same error, kind, line and column, for text refused
+/// The one JSON reader and writer (`surfaces_core::json`, under every
+/// part) against serde_json's: the same text taken, the same value with its
+/// keys in the same order (compared as written out, since maps compare
+/// unordered), written out as serde_json writes it, with the size counted
+/// its length; and the same error, kind, line and column, for text refused
 /// (a number out of range: its line).
 pub fn json(data: &[u8]) {
     use surfaces_core::json::ErrorKind;
@@ -531,7 +532,14 @@ pub fn json(data: &[u8]) {
     ) {
         (Ok(ours), Ok(theirs)) => {
             assert_eq!(ours, theirs, "{text:?}");
-            assert_eq!(ours.to_string(), theirs.to_string(), "key order: {text:?}");
+            let written = theirs.to_string();
+            assert_eq!(
+                surfaces_core::json::text(&ours),
+                written,
+                "key order: {text:?}"
+            );
+            let size = surfaces_core::json::size(&ours, usize::MAX);
+            assert_eq!(size, Some(written.len()), "{text:?}");
         }
         (Err(ours), Err(theirs)) if ours.kind == ErrorKind::NumberOutOfRange => {
             let line = theirs.line();

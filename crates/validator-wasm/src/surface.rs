@@ -105,14 +105,14 @@ pub fn validate_document_text(text: &str, catalog: &Catalog) -> Vec<Issue> {
     }
 }
 
-/// `value` as JSON text, written straight into one buffer. `to_string`
-/// goes through `Value`'s `Display`, which passes every piece through
-/// `core::fmt`: 12% of an `applyPatch` of a 90 KB document in wasm, and a
-/// second serializer in the module. Every face answers through this, and
-/// nothing in the wasm modules formats a `Value` with `Display`.
+/// `value` as JSON text, as serde_json writes it, by the one writer
+/// (`surfaces_core::json::text`). `to_string` goes through `Value`'s
+/// `Display`, which passes every piece through `core::fmt`, and
+/// serde_json's own writer through serde's serializer calls (30% of an
+/// `applyPatch` of a 90 KB document in wasm). Every face answers through
+/// this, and nothing in the wasm modules formats a `Value` with `Display`.
 pub fn json_text(value: &Value) -> String {
-    // A `Value` always serializes: its keys are strings.
-    serde_json::to_string(value).unwrap_or_default()
+    surfaces_core::json::text(value)
 }
 
 /// An object of these members, each moved in. `json!` copies every member
@@ -1005,121 +1005,21 @@ pub(crate) fn json_size(value: &Value) -> usize {
     json_size_within(value, usize::MAX).unwrap_or(usize::MAX)
 }
 
-/// [`json_size`] when it is at most `limit`; counting stops past it.
+/// [`json_size`] when it is at most `limit`: the writer itself, counting,
+/// stopped past the limit (`surfaces_core::json::size`).
 fn json_size_within(value: &Value, limit: usize) -> Option<usize> {
-    let mut size = 0;
-    add_json_size(value, &mut size, limit).then_some(size)
+    surfaces_core::json::size(value, limit)
 }
 
 /// The size of an object member's key serialized, with its colon.
 pub(crate) fn key_size(key: &str) -> usize {
-    string_size(key) + 1
+    surfaces_core::json::string_size(key) + 1
 }
 
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;
 /// stops counting as soon as it is.
 pub(crate) fn serialized_len_exceeds(value: &Value, limit: usize) -> bool {
     json_size_within(value, limit).is_none()
-}
-
-/// Adds the compact JSON size of `value` to `size` (as serde_json writes
-/// it); false once `size` passes `limit`.
-fn add_json_size(value: &Value, size: &mut usize, limit: usize) -> bool {
-    *size += match value {
-        Value::Null | Value::Bool(true) => 4,
-        Value::Bool(false) => 5,
-        Value::Number(n) => number_size(n),
-        Value::String(s) => string_size(s),
-        Value::Array(items) => {
-            *size += 1 + items.len().saturating_sub(1);
-            for item in items {
-                if !add_json_size(item, size, limit) {
-                    return false;
-                }
-            }
-            1
-        }
-        Value::Object(map) => {
-            *size += 1 + map.len().saturating_sub(1);
-            for (key, item) in map {
-                *size += string_size(key) + 1;
-                if !add_json_size(item, size, limit) {
-                    return false;
-                }
-            }
-            1
-        }
-    };
-    *size <= limit
-}
-
-/// A number's size as serde_json writes it, without building the text.
-fn number_size(n: &serde_json::Number) -> usize {
-    let digits = |mut v: u64| {
-        let mut count = 1;
-        while v >= 10 {
-            v /= 10;
-            count += 1;
-        }
-        count
-    };
-    if let Some(v) = n.as_u64() {
-        return digits(v);
-    }
-    if let Some(v) = n.as_i64() {
-        return 1 + digits(v.unsigned_abs());
-    }
-    struct Count(usize);
-    impl std::fmt::Write for Count {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            self.0 += s.len();
-            Ok(())
-        }
-    }
-    let mut count = Count(0);
-    let _ = std::fmt::Write::write_fmt(&mut count, format_args!("{n}"));
-    count.0
-}
-
-/// A JSON string's size with its quotes and escapes.
-fn string_size(s: &str) -> usize {
-    let bytes = s.as_bytes();
-    if !needs_escape(bytes) {
-        return bytes.len() + 2;
-    }
-    2 + bytes
-        .iter()
-        .map(|&b| match b {
-            b'"' | b'\\' | 8 | 9 | 10 | 12 | 13 => 2,
-            0..=0x1f => 6,
-            _ => 1,
-        })
-        .sum::<usize>()
-}
-
-/// Whether any byte is a control character, `"` or `\\`: eight bytes at a
-/// time (SWAR), since data strings are long and rarely need escapes.
-fn needs_escape(bytes: &[u8]) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
-    let special = |b: &u8| *b < 0x20 || *b == b'"' || *b == b'\\';
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        // A byte below 0x20: (x - 0x20..) & !x & 0x80.. flags it (no false negatives);
-        // confirm byte by byte, which is rare.
-        let low = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
-        let suspect = low
-            || has_zero(x ^ (ONES * u64::from(b'"')))
-            || has_zero(x ^ (ONES * u64::from(b'\\')));
-        if suspect && chunk.iter().any(special) {
-            return true;
-        }
-    }
-    chunks.remainder().iter().any(special)
 }
 
 /// Sorts issues by where their path points in `doc` (document order),
@@ -1261,25 +1161,5 @@ mod tests {
             assert!(!serialized_len_exceeds(&v, exact), "{v}");
             assert!(serialized_len_exceeds(&v, exact - 1), "{v}");
         }
-    }
-
-    #[test]
-    fn escapes_are_found_at_every_position_of_long_strings() {
-        for special in ['"', '\\', '\n', '\u{0}', '\u{1f}'] {
-            for len in [7, 8, 9, 16, 23] {
-                for at in 0..len {
-                    let mut text: String = "x".repeat(len);
-                    text.replace_range(at..at + 1, &special.to_string());
-                    assert_eq!(
-                        string_size(&text),
-                        Value::String(text.clone()).to_string().len(),
-                        "{text:?}"
-                    );
-                }
-            }
-        }
-        // Bytes near the thresholds are not escapes.
-        let near = " !#[]^~\u{7f}é";
-        assert_eq!(string_size(near), near.len() + 2);
     }
 }
