@@ -173,7 +173,7 @@ export type ApplyPatchResult =
 /** What `SurfacesError.code` may be. */
 export type ErrorCode =
   | 'not_initialized' | 'init_failed' | 'invalid_option' | 'invalid_json' | 'document_too_large'
-  | 'invalid_catalog' | 'unknown_keyword' | 'invalid_snapshot' | 'source_failed' | 'already_freed' | 'internal_error';
+  | 'invalid_catalog' | 'unknown_keyword' | 'invalid_snapshot' | 'source_failed' | 'already_freed' | 'already_finished' | 'internal_error';
 
 /** A refused line of a surface fence in the stream. */
 export interface StreamRefusal {

@@ -2,7 +2,7 @@
 // section 14), every omission a note {code, path, message}. Part of the
 // Studio module: await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, FREED, Pairs } from './studio.js';
+import { init, initSync, need, FREED, Pairs, finished } from './studio.js';
 import { run, text, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -51,6 +51,7 @@ class Importer {
   #what;
   #values;
   #pairs = new Pairs();
+  #finished = false;
   /** `made`: the WebAssembly importer; `what`: its values, for errors; `values`: its method pushing them. */
   constructor(made, what, values) {
     inner.set(this, made);
@@ -59,6 +60,7 @@ class Importer {
   }
   /** Values, or the next chunk of text (a string or UTF-8 bytes, split anywhere): the operations they made. */
   push(given) {
+    if (this.#finished) throw finished();
     const importer = inner.get(this);
     if (typeof given === 'string') {
       const text = this.#pairs.take(given);
@@ -68,8 +70,9 @@ class Importer {
     if (given !== null && typeof given === 'object') return json(() => importer[this.#values](text(given, '/message')));
     throw new SurfacesError('invalid_option', '/message', `push takes ${this.#what}, or text, got ${given === null ? 'null' : typeof given}`);
   }
-  /** The text ended: the operations of what it still held. */
+  /** The text ended: the operations of what it still held (again: none). */
   finish() {
+    this.#finished = true;
     const high = this.#pairs.rest();
     const held = high ? json(() => inner.get(this).push(high)) : [];
     return [...held, ...json(() => inner.get(this).finish())];

@@ -1,7 +1,7 @@
 // ./stream: a model's answer read in chunks (markdown with surface fences,
 // JSON Lines, or A2UI blocks), as changes after each chunk. Await init() once.
 import * as wasm from '../dist/studio/studio.js';
-import { init, initSync, need, catalogOf, FREED, Pairs } from './studio.js';
+import { init, initSync, need, catalogOf, FREED, Pairs, finished } from './studio.js';
 import { run, string, SurfacesError } from './error.js';
 
 export { init as default, initSync, SurfacesError };
@@ -19,6 +19,7 @@ export class Stream {
   #mode;
   #read = 0;
   #pairs = new Pairs();
+  #finished = false;
   /** `mode`: "markdown" (the default), "jsonl" or "a2ui"; `options.catalog` checks markdown surfaces. */
   constructor(mode = 'markdown', options) {
     need();
@@ -32,6 +33,7 @@ export class Stream {
   }
   /** The next chunk (a string, or UTF-8 bytes split anywhere): the changes it made. */
   push(chunk) {
+    if (this.#finished) throw finished();
     const size = typeof chunk === 'string' ? chunk.length : chunk?.byteLength;
     if (size > MAX_STREAM - this.#read) {
       throw new SurfacesError('document_too_large', '/chunk', `one stream reads at most ${MAX_STREAM} bytes of text; this chunk was not read (the stream is as it was)`);
@@ -47,8 +49,9 @@ export class Stream {
     }
     throw new SurfacesError('invalid_option', '/chunk', `a chunk is a string or bytes (a Uint8Array), got ${chunk === null ? 'null' : typeof chunk}`);
   }
-  /** Ends the input: the last changes and the final document. */
+  /** Ends the input: the last changes and the final document (again: no changes). */
   finish() {
+    this.#finished = true;
     const high = this.#pairs.rest();
     const held = high ? JSON.parse(run(() => this.#stream.push(high))) : [];
     const end = JSON.parse(run(() => this.#stream.finish()));

@@ -32,6 +32,10 @@ export class Pairs {
   }
 }
 
+/** What push() after finish() throws: the text has ended, and what it made is complete. */
+export const finished = () =>
+  new SurfacesError('already_finished', '', 'this reader has finished (finish()): what it read is complete; start a new one for more text');
+
 // What a wrapper holds once freed: every call but free() throws freed.
 const gone = () => {
   throw new SurfacesError('already_freed', '', 'this object was freed (free()); make a new one');

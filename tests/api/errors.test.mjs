@@ -57,6 +57,26 @@ test('already_freed: a Draft, a Stream or an importer used after its free(); a s
   for (const o of [draft, stream, importer]) o.free();
 });
 
+test('already_finished: push() on a Stream or an importer after its finish(), the document as finish() left it; a second finish() gives no changes', async () => {
+  const i = await import(join(root, 'npm/interop.js'));
+  for (const mode of ['markdown', 'jsonl', 'a2ui']) {
+    const stream = new s.Stream(mode);
+    stream.push(mode === 'jsonl' ? '{"a":1}\n{"b":' : 'Hello **wor');
+    const { document } = stream.finish();
+    refuses(() => stream.push('ld**\n'), 'already_finished', '');
+    refuses(() => stream.push(new Uint8Array([65])), 'already_finished', '');
+    assert.deepEqual(stream.document(), document, `${mode}: nothing was read`);
+    assert.deepEqual(stream.finish(), { changes: [], document });
+  }
+  for (const importer of [new i.A2uiImport(), new i.JsonRenderImport()]) {
+    importer.push('{"op":"add"');
+    importer.finish();
+    refuses(() => importer.push('}\n'), 'already_finished', '');
+    refuses(() => importer.push({ version: 'v0.9', createSurface: { surfaceId: 's', catalogId: 'c' } }), 'already_finished', '');
+    assert.deepEqual(importer.finish(), []);
+  }
+});
+
 test('document_too_large: a document over 2 MiB is refused before parsing', () => {
   const big = JSON.stringify({ components: [], data: { x: 'x'.repeat(2 * 1024 * 1024) } });
   refuses(() => v.patch(big, []), 'document_too_large', '');
