@@ -349,16 +349,9 @@ impl Reader<'_> {
             let Some(escape) = self.peek() else {
                 return Err(ErrorKind::EofWhileParsingString);
             };
-            out.push(match escape {
-                b'"' => '"',
-                b'\\' => '\\',
-                b'/' => '/',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'u' => {
+            out.push(match (escape, short_escape(escape)) {
+                (_, Some(c)) => c,
+                (b'u', None) => {
                     self.at += 1;
                     self.unicode_escape()?
                 }
@@ -496,6 +489,23 @@ impl Reader<'_> {
             Some(_) => ErrorKind::InvalidNumber,
         }
     }
+}
+
+/// The character a one-letter escape (`\\n`, ...) stands for, given the
+/// letter; `None` for `u` and for what is no escape. JSON's rule, shared
+/// with the streaming parser's reader of cut JSON.
+pub fn short_escape(letter: u8) -> Option<char> {
+    Some(match letter {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
 }
 
 /// How many bytes at the start of `bytes` a JSON string holds as they are

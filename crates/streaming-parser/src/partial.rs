@@ -245,16 +245,9 @@ impl<'a> Reader<'a> {
                 return Some((out, false));
             };
             self.at += 1;
-            let c = match e {
-                b'"' => '"',
-                b'\\' => '\\',
-                b'/' => '/',
-                b'b' => '\u{8}',
-                b'f' => '\u{c}',
-                b'n' => '\n',
-                b'r' => '\r',
-                b't' => '\t',
-                b'u' => match self.unicode_escape() {
+            let c = match (e, surfaces_core::json::short_escape(e)) {
+                (_, Some(c)) => c,
+                (b'u', None) => match self.unicode_escape() {
                     Some(Some(c)) => c,
                     Some(None) => return Some((out, false)),
                     None => return None,
