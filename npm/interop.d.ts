@@ -35,6 +35,7 @@ export type NoteCode =
   | 'value_shape'
   | 'not_a_surface'
   | 'surface_deleted'
+  | 'other_catalog'
   | 'invalid_operation'
   | 'invalid_pointer'
   | 'path_not_found'
@@ -63,6 +64,47 @@ export interface JsonRenderSpec {
   state?: { [key: string]: Json };
 }
 
+/** A json-render comparison of a state path, as `toJsonRender` writes one (json-render orders numbers only). */
+export type JsonRenderStateCondition = {
+  $state: string;
+  eq?: Json;
+  neq?: Json;
+  gt?: number | { $state: string };
+  gte?: number | { $state: string };
+  lt?: number | { $state: string };
+  lte?: number | { $state: string };
+  not?: true;
+};
+
+/** A json-render visibility condition, as `toJsonRender` writes one. */
+export type JsonRenderCondition =
+  | boolean
+  | JsonRenderStateCondition
+  | JsonRenderStateCondition[]
+  | { $and: JsonRenderCondition[] }
+  | { $or: JsonRenderCondition[] };
+
+/** A json-render action binding (`on.press`), as `toJsonRender` writes one. */
+export type JsonRenderAction = {
+  action: string;
+  params: { [name: string]: Json };
+};
+
+/** The spec `toJsonRender` writes: every element with its props and children; assignable to `@json-render/core`'s `Spec`, and to `JsonRenderSpec` (`fromJsonRender` takes it back). */
+export type JsonRenderSpecOut = {
+  root: string;
+  elements: {
+    [key: string]: {
+      type: string;
+      props: { [name: string]: Json };
+      children: string[];
+      visible?: JsonRenderCondition;
+      on?: { press: JsonRenderAction | JsonRenderAction[] };
+    };
+  };
+  state?: { [key: string]: Json };
+};
+
 /** The surfaces the messages left, in creation order, and the notes. */
 export declare function fromA2ui(messages: A2uiInput): { surfaces: Surface[]; notes: Note[] };
 /** The surface as A2UI basic-catalog messages (v1.0 by default). */
@@ -70,7 +112,7 @@ export declare function toA2ui(surface: JsonInput<Surface>, options?: { version?
 /** A json-render spec as a surface. */
 export declare function fromJsonRender(spec: JsonInput<JsonRenderSpec>): { surface: Surface; notes: Note[] };
 /** The surface as a json-render spec. */
-export declare function toJsonRender(surface: JsonInput<Surface>): { spec: JsonRenderSpec; notes: Note[] };
+export declare function toJsonRender(surface: JsonInput<Surface>): { spec: JsonRenderSpecOut; notes: Note[] };
 
 /** A2UI messages as they arrive, as the RFC 6902 operations that bring one surface document up to date, for a Draft. */
 export declare class A2uiImport {

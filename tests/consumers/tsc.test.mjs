@@ -28,8 +28,11 @@ import initStream, {
 import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Rendered, type PreviewGhost } from '${PACKAGE}/render';
 import initInterop, {
   fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport, JsonRenderImport,
-  type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec,
+  type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec, type JsonRenderSpecOut,
+  type JsonRenderCondition, type JsonRenderStateCondition, type JsonRenderAction,
 } from '${PACKAGE}/interop';
+// json-render's own types: what toJsonRender writes is a Spec it takes.
+import type { Spec as TheirSpec } from '@json-render/core';
 import initBuild, {
   BuildSession, previewTargetAt,
   type AgUiEvent, type SessionSource, type BuildSessionOptions, type BuildGhost, type Divergence, type BuildProblem,
@@ -196,7 +199,15 @@ const agent: A2uiMessage[] = [{ version: 'v1.0', createSurface: { surfaceId: 's'
 const input: A2uiInput = agent;
 const imported: Surface[] = fromA2ui(input).surfaces.concat(fromA2ui('<a2ui-json>[]</a2ui-json>').surfaces);
 const exported: A2uiMessage[] = toA2ui(imported[0], { version: 'v0.9' }).messages;
-const spec: JsonRenderSpec = toJsonRender(imported[0]).spec;
+const written: JsonRenderSpecOut = toJsonRender(imported[0]).spec;
+const theirs: TheirSpec = written;
+const spec: JsonRenderSpec = written;
+const seats: JsonRenderStateCondition = { $state: '/seats', gt: 2 };
+const shown: JsonRenderCondition = { $or: [seats, [{ $state: '/plan', eq: 'pro', not: true }]] };
+const press: JsonRenderAction = { action: 'setState', params: { statePath: '/seats', value: 3 } };
+const theirElement: TheirSpec['elements'][string] = { type: 'Button', props: {}, children: [], visible: shown, on: { press } };
+// @ts-expect-error json-render orders numbers only
+export const orderedText: JsonRenderStateCondition = { $state: '/name', lt: 'm' };
 const noteCodes: NoteCode[] = fromJsonRender(spec).notes.map((n: Note) => n.code);
 const importer = new A2uiImport({ surface: 's', at: '' });
 const importOps: Operation[] = importer.push(agent).concat(importer.push('{"version":"v1.0"}\\n'), importer.finish());
@@ -230,7 +241,7 @@ export const used = [
   sync, props, documents, named, names, severities, codes, lines, own, same, repairCodes, refusedCode, pagePatched, held,
   settled, current, now, mode, jsonlMode, jsonlAgain, a2uiDocument, anyChanges, documentsByMode, changeOf, transform,
   jsonlTransform, healed, html, ok, renderedIssues, exported, noteCodes, importOps, importedNow, specOps, specSoFar,
-  ghost, divergences, problems, status, changed, previewed, inPreview,
+  ghost, divergences, problems, status, changed, previewed, inPreview, theirs, theirElement,
 ];
 `;
 
@@ -281,7 +292,7 @@ const NODE_ONLY = { lib: ['es2022'], types: ['node'], module: 'nodenext', module
 let app;
 before(async () => {
   app = await consumer('tsc', {
-    tools: ['@types/node'],
+    tools: ['@types/node', '@json-render/core'],
     files: {
       'src/uses.ts': USES, 'src/dom.ts': DOM, 'src/node.ts': NODE, 'src/node-morph.ts': NODE_MORPH,
       'tsconfig.dom.json': config(BROWSER, ['src/uses.ts', 'src/dom.ts']),

@@ -86,7 +86,6 @@ pub enum ErrorKind {
     InvalidNumber,
     NumberOutOfRange,
     InvalidEscape,
-    InvalidUnicodeCodePoint,
     UnexpectedEndOfHexEscape,
     LoneLeadingSurrogateInHexEscape,
     ControlCharacterWhileParsingString,
@@ -111,7 +110,6 @@ impl ErrorKind {
             ErrorKind::InvalidNumber => "invalid number",
             ErrorKind::NumberOutOfRange => "number out of range",
             ErrorKind::InvalidEscape => "invalid escape",
-            ErrorKind::InvalidUnicodeCodePoint => "invalid unicode code point",
             ErrorKind::UnexpectedEndOfHexEscape => "unexpected end of hex escape",
             ErrorKind::LoneLeadingSurrogateInHexEscape => "lone leading surrogate in hex escape",
             ErrorKind::ControlCharacterWhileParsingString => {
@@ -370,8 +368,9 @@ impl Reader<'_> {
             self.at -= 1;
             return Err(ErrorKind::LoneLeadingSurrogateInHexEscape);
         }
+        // (Outside the surrogates, and a pair below: always a character.)
         if !(0xd800..=0xdbff).contains(&first) {
-            return char::from_u32(first).ok_or(ErrorKind::InvalidUnicodeCodePoint);
+            return Ok(char::from_u32(first).unwrap_or(char::REPLACEMENT_CHARACTER));
         }
         for expected in [b'\\', b'u'] {
             match self.peek() {
@@ -386,7 +385,7 @@ impl Reader<'_> {
             return Err(ErrorKind::LoneLeadingSurrogateInHexEscape);
         }
         let code = 0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00);
-        char::from_u32(code).ok_or(ErrorKind::InvalidUnicodeCodePoint)
+        Ok(char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER))
     }
 
     /// Four hex digits, read as serde_json reads them: all four taken (or

@@ -483,7 +483,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
                 None => notes.push(Note::new(
                     "prop_dropped",
                     at(&at_component, "visible"),
-                    "json-render compares a state path with a value; this condition is left out",
+                    "json-render compares a state path with a value, and orders numbers only; this condition is left out",
                 )),
             }
         }
@@ -635,6 +635,11 @@ fn condition_out(condition: &Value) -> Option<Value> {
                 (op, _) => op,
             };
             let path = left.get("path").and_then(Value::as_str)?;
+            // json-render orders numbers only: a text compared in order
+            // has no equivalent.
+            if ["gt", "lt"].contains(&op) && !right.is_number() && right.get("path").is_none() {
+                return None;
+            }
             Some(json!({"$state": path, op: operand_out(right)}))
         }
         _ => None,

@@ -458,3 +458,50 @@ fn a_required_prop_the_conversion_cannot_give_is_null_never_an_example() {
         "{flags:?}"
     );
 }
+
+/// SPEC.md section 14, never silent: a surface of another catalog than
+/// A2UI's basic one keeps its components' names and props (the validator
+/// flags what blog@1 does not know), and says so once, at its catalogId,
+/// whole or streamed; a basic catalog, or none (v1.0), says nothing.
+#[test]
+fn a_surface_of_another_catalog_is_noted_once() {
+    let other = json!([
+        {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "https://example.com/catalog.json"}},
+        update("s", json!([{"id": "root", "component": "Gauge", "value": 3}]))
+    ]);
+    let whole = from_a2ui_value(&other);
+    assert_eq!(
+        codes(&whole),
+        [("other_catalog", "/0/createSurface/catalogId")]
+    );
+    assert_eq!(whole.surfaces[0]["components"][0]["component"], "Gauge");
+    let mut import = interop::a2ui::A2uiImport::new(None, "");
+    for message in other.as_array().unwrap() {
+        import.push_value(message);
+    }
+    let streamed: Vec<_> = import
+        .notes()
+        .iter()
+        .map(|n| (n.code, n.path.clone()))
+        .collect();
+    assert_eq!(
+        streamed,
+        [("other_catalog", "/0/createSurface/catalogId".to_string())]
+    );
+    let v1 = |envelope: &str, body: Value| json!({"version": "v1.0", envelope: body});
+    for basic in [
+        json!([
+            create("v0.9", "s"),
+            update("s", json!([text("root", "hi")]))
+        ]),
+        json!([
+            v1("createSurface", json!({"surfaceId": "s"})),
+            v1(
+                "updateComponents",
+                json!({"surfaceId": "s", "components": [text("root", "hi")]})
+            )
+        ]),
+    ] {
+        assert_eq!(codes(&from_a2ui_value(&basic)), []);
+    }
+}

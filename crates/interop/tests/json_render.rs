@@ -171,6 +171,34 @@ fn what_has_no_equivalent_is_noted() {
         ("unsafe_path", "/state/a/__proto__")
     );
     assert_eq!(polluted.surface["data"], json!({}));
+
+    // Export: json-render orders numbers only, so a text compared in order
+    // is left out and noted; a number or a path compared in order is kept.
+    let ordered = |operand: Value| {
+        let visible = json!({"lt": [{"path": "/name"}, operand]});
+        let surface = json!({"id": "s", "components": [{"id": "root", "component": "Text",
+            "props": {"text": "hi"}, "visible": visible}]});
+        to_json_render(&surface)
+    };
+    let text = ordered(json!("m"));
+    assert_eq!(text.spec["elements"]["root"].get("visible"), None);
+    let codes: Vec<_> = text
+        .notes
+        .iter()
+        .map(|n| (n.code, n.path.as_str()))
+        .collect();
+    assert_eq!(codes, [("prop_dropped", "/components/0/visible")]);
+    for (operand, written) in [
+        (json!(3), json!(3)),
+        (json!({"path": "/max"}), json!({"$state": "/max"})),
+    ] {
+        let out = ordered(operand);
+        assert_eq!(
+            out.spec["elements"]["root"]["visible"],
+            json!({"$state": "/name", "lt": written})
+        );
+        assert!(out.notes.is_empty(), "{:?}", out.notes);
+    }
 }
 
 /// A spec as json-render's models stream it: `/root`, then each element,

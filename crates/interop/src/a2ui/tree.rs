@@ -37,7 +37,7 @@
 //!
 //! [`MAX_COMPONENTS`]: super::import::MAX_COMPONENTS
 
-use super::import::{in_templates, Walk, MAX_DEPTH};
+use super::import::{in_templates, is_basic, Walk, MAX_DEPTH};
 use super::messages::{SurfaceState, Touch};
 use super::values::Scope;
 use crate::ids::Ids;
@@ -264,6 +264,18 @@ impl Tree {
     /// does not reach.
     pub fn notes(&self, state: &SurfaceState) -> Vec<Note> {
         let mut out = Vec::new();
+        if let Some(catalog) = state.catalog.as_deref().filter(|c| !is_basic(c)) {
+            out.push(Note::new(
+                "other_catalog",
+                at(&state.at, "catalogId"),
+                [
+                    "catalog ",
+                    catalog,
+                    " is not A2UI's basic one: its components are kept as they are, for blog@1 to check",
+                ]
+                .concat(),
+            ));
+        }
         self.push_notes(&self.top, &mut out);
         let in_templates = in_templates(state, &self.templates);
         for raw in &state.order {
