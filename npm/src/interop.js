@@ -60,7 +60,7 @@ class Importer {
   }
   /** Values, or the next chunk of text (a string or UTF-8 bytes, split anywhere): the operations they made. */
   push(given) {
-    if (this.#finished) throw finished();
+    if (this.#finished) throw finished(inner.get(this));
     const importer = inner.get(this);
     if (typeof given === 'string') {
       const text = this.#pairs.take(given);

@@ -8,7 +8,7 @@ export { init as default, initSync, SurfacesError };
 
 /**
  * The most one stream reads: 32 MiB (UTF-16 units of strings, or bytes).
- * The stream keeps about 25 bytes of wasm memory per byte it read (the
+ * The stream keeps about 40 bytes of wasm memory per byte it read (the
  * figure the streaming benchmark prints), and a wasm memory ends at 4 GiB.
  */
 const MAX_STREAM = 32 * 1024 * 1024;
@@ -33,7 +33,7 @@ export class Stream {
   }
   /** The next chunk (a string, or UTF-8 bytes split anywhere): the changes it made. */
   push(chunk) {
-    if (this.#finished) throw finished();
+    if (this.#finished) throw finished(this.#stream);
     const size = typeof chunk === 'string' ? chunk.length : chunk?.byteLength;
     if (size > MAX_STREAM - this.#read) {
       throw new SurfacesError('document_too_large', '/chunk', `one stream reads at most ${MAX_STREAM} bytes of text; this chunk was not read (the stream is as it was)`);

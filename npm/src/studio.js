@@ -32,15 +32,17 @@ export class Pairs {
   }
 }
 
-/** What push() after finish() throws: the text has ended, and what it made is complete. */
-export const finished = () =>
-  new SurfacesError('already_finished', '', 'this reader has finished (finish()): what it read is complete; start a new one for more text');
-
 // What a wrapper holds once freed: every call but free() throws freed.
 const gone = () => {
   throw new SurfacesError('already_freed', '', 'this object was freed (free()); make a new one');
 };
 export const FREED = new Proxy({}, { get: (_, key) => (key === 'free' ? () => {} : gone) });
+
+/** What push() after finish() throws: the text has ended (a freed object says it was freed). */
+export const finished = (inner) => {
+  if (inner === FREED) gone();
+  return new SurfacesError('already_finished', '', 'this reader has finished (finish()): its text has ended; start a new one for more text');
+};
 
 let builtin;
 // Catalogs loaded from a document object (kept while it lives) or text (the last few).

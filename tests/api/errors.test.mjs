@@ -57,7 +57,7 @@ test('already_freed: a Draft, a Stream or an importer used after its free(); a s
   for (const o of [draft, stream, importer]) o.free();
 });
 
-test('already_finished: push() on a Stream or an importer after its finish(), the document as finish() left it; a second finish() gives no changes', async () => {
+test('already_finished: push() on a Stream or an importer after its finish(), the document as finish() left it; a second finish() gives no changes; once freed, already_freed', async () => {
   const i = await import(join(root, 'npm/interop.js'));
   for (const mode of ['markdown', 'jsonl', 'a2ui']) {
     const stream = new s.Stream(mode);
@@ -74,7 +74,13 @@ test('already_finished: push() on a Stream or an importer after its finish(), th
     refuses(() => importer.push('}\n'), 'already_finished', '');
     refuses(() => importer.push({ version: 'v0.9', createSurface: { surfaceId: 's', catalogId: 'c' } }), 'already_finished', '');
     assert.deepEqual(importer.finish(), []);
+    importer.free();
+    refuses(() => importer.push('{}'), 'already_freed', '');
   }
+  const freed = new s.Stream();
+  freed.finish();
+  freed.free();
+  refuses(() => freed.push('more'), 'already_freed', '');
 });
 
 test('document_too_large: a document over 2 MiB is refused before parsing', () => {

@@ -476,7 +476,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
         let children = component.get("children").cloned().unwrap_or(json!([]));
         element.insert("children".into(), children);
         if let Some(visible) = component.get("visible") {
-            match condition_out(visible) {
+            match condition_out(visible, surface.get("data").unwrap_or(&Value::Null)) {
                 Some(v) => {
                     element.insert("visible".into(), v);
                 }
@@ -593,7 +593,9 @@ fn unsafe_href(key: &str, value: &Value, at: &str, notes: &mut Vec<Note>) -> boo
 }
 
 /// Our condition as json-render's; `None` where it compares no path.
-fn condition_out(condition: &Value) -> Option<Value> {
+/// A condition in json-render's terms, `None` where it has none. `data`
+/// (the surface's) tells whether a path compared in order holds a text.
+fn condition_out(condition: &Value, data: &Value) -> Option<Value> {
     let Value::Object(map) = condition else {
         return condition.is_boolean().then(|| condition.clone());
     };
@@ -605,13 +607,13 @@ fn condition_out(condition: &Value) -> Option<Value> {
     match (op.as_str(), operands) {
         ("path", Value::String(p)) => Some(json!({ "$state": p })),
         ("and" | "or", Value::Array(items)) => {
-            let parts: Option<Vec<Value>> = items.iter().map(condition_out).collect();
+            let parts: Option<Vec<Value>> = items.iter().map(|c| condition_out(c, data)).collect();
             Some(json!({ ["$", op].concat(): parts? }))
         }
         ("not", inner) => {
             // json-render negates a single comparison: not lt is gte, not
             // gt is lte, else `not: true` (twice is none).
-            let mut map = condition_out(inner)?.as_object()?.clone();
+            let mut map = condition_out(inner, data)?.as_object()?.clone();
             map.get("$state")?;
             if let Some(v) = map.remove("lt") {
                 map.insert("gte".into(), v);
@@ -636,8 +638,12 @@ fn condition_out(condition: &Value) -> Option<Value> {
             };
             let path = left.get("path").and_then(Value::as_str)?;
             // json-render orders numbers only: a text compared in order
-            // has no equivalent.
-            if ["gt", "lt"].contains(&op) && !right.is_number() && right.get("path").is_none() {
+            // (written, or what the data holds at a path) has no equivalent.
+            let text = |v: &Value| match v.get("path").and_then(Value::as_str) {
+                Some(p) => surfaces_core::pointer::resolve(&data, p).is_some_and(|v| v.is_string()),
+                None => !v.is_number(),
+            };
+            if ["gt", "lt"].contains(&op) && (text(left) || text(right)) {
                 return None;
             }
             Some(json!({"$state": path, op: operand_out(right)}))

@@ -462,7 +462,8 @@ fn a_required_prop_the_conversion_cannot_give_is_null_never_an_example() {
 /// SPEC.md section 14, never silent: a surface of another catalog than
 /// A2UI's basic one keeps its components' names and props (the validator
 /// flags what blog@1 does not know), and says so once, at its catalogId,
-/// whole or streamed; a basic catalog, or none (v1.0), says nothing.
+/// whole or streamed; so does a component naming another catalog itself;
+/// a basic catalog, or none (v1.0), says nothing.
 #[test]
 fn a_surface_of_another_catalog_is_noted_once() {
     let other = json!([
@@ -487,6 +488,22 @@ fn a_surface_of_another_catalog_is_noted_once() {
     assert_eq!(
         streamed,
         [("other_catalog", "/0/createSurface/catalogId".to_string())]
+    );
+    // A component naming another catalog in a basic surface: noted at it.
+    let mixed = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([{"id": "root", "component": "Column", "children": ["g"]},
+            {"id": "g", "component": "Gauge", "catalogId": "https://example.com/catalog.json"}])
+        )
+    ]);
+    assert_eq!(
+        codes(&from_a2ui_value(&mixed)),
+        [(
+            "other_catalog",
+            "/1/updateComponents/components/1/catalogId"
+        )]
     );
     let v1 = |envelope: &str, body: Value| json!({"version": "v1.0", envelope: body});
     for basic in [

@@ -173,13 +173,17 @@ fn what_has_no_equivalent_is_noted() {
     assert_eq!(polluted.surface["data"], json!({}));
 
     // Export: json-render orders numbers only, so a text compared in order
-    // is left out and noted; a number or a path compared in order is kept.
+    // (written, or what the data holds at a path) is left out and noted; a
+    // number, or a path to one or to nothing yet, compared in order is kept.
     let ordered = |operand: Value| {
         let visible = json!({"lt": [{"path": "/name"}, operand]});
         let surface = json!({"id": "s", "components": [{"id": "root", "component": "Text",
-            "props": {"text": "hi"}, "visible": visible}]});
+            "props": {"text": "hi"}, "visible": visible}], "data": {"label": "x", "max": 9}});
         to_json_render(&surface)
     };
+    let path_to_text = ordered(json!({"path": "/label"}));
+    assert_eq!(path_to_text.spec["elements"]["root"].get("visible"), None);
+    assert_eq!(path_to_text.notes[0].code, "prop_dropped");
     let text = ordered(json!("m"));
     assert_eq!(text.spec["elements"]["root"].get("visible"), None);
     let codes: Vec<_> = text

@@ -26,9 +26,18 @@
 //! 124 B gzip under `lol_alloc` 0.4's when the morph took it. Studio's
 //! module used `talc` 5, in whose bins and gaps `validate` spent a fifth of
 //! its time (a Node `--cpu-prof` of the benchmark's surface); with this one
-//! `validate` is about 10% faster and the module smaller (the README's Size
-//! section). Single-threaded (wasm32 without threads), so plain cells
-//! suffice.
+//! `validate` is about 10% faster and the module 662 B gzip smaller
+//! (`size-budget/budgets.json`). Single-threaded (wasm32 without threads),
+//! so plain cells suffice.
+//!
+//! # What it costs
+//! Memory. A block is its request rounded up to a power of two (a quarter
+//! to a third more, on average, for a request of an exact size), and a
+//! freed block serves only its own size. Streaming a 1 MB answer grows
+//! Studio's memory by about 38 bytes per input byte where talc grew it by
+//! 28 (`docs/performance.md`, the streaming parser's memory table), at the
+//! same speed. Splitting each power of two into finer sizes would cut the
+//! rounding, at the price of code in the morph's budget.
 //!
 //! # Example
 //! On wasm32, `Classes::new()` over the module's memory is the global
@@ -41,7 +50,8 @@
 //!
 //! /// Pages from a fixed arena of four.
 //! struct Arena(core::cell::Cell<usize>, usize);
-//! impl Grow for Arena {
+//! // SAFETY: the arena's pages, 16-aligned, each given once.
+//! unsafe impl Grow for Arena {
 //!     fn grow(&self, pages: usize) -> Option<usize> {
 //!         let at = self.0.get();
 //!         (at + pages * PAGE <= self.1 + 4 * PAGE).then(|| { self.0.set(at + pages * PAGE); at })
@@ -70,7 +80,13 @@ use core::cell::UnsafeCell;
 pub const PAGE: usize = 65536;
 
 /// Where fresh pages come from.
-pub trait Grow {
+///
+/// # Safety
+/// `grow(pages)` gives the address of `pages * PAGE` bytes that are the
+/// allocator's alone from then on (never given before, nothing else uses
+/// them), starting at a multiple of 16: the allocator's blocks are cut from
+/// them as they are.
+pub unsafe trait Grow {
     /// Adds `pages` pages; the address of the first, or `None` if it cannot.
     fn grow(&self, pages: usize) -> Option<usize>;
 }
@@ -78,8 +94,10 @@ pub trait Grow {
 /// The module's own linear memory (`memory.grow`).
 pub struct Memory;
 
+// SAFETY: `memory.grow` adds pages past the memory's end, which nothing
+// else in these modules grows, at a page boundary.
 #[cfg(target_arch = "wasm32")]
-impl Grow for Memory {
+unsafe impl Grow for Memory {
     #[inline(always)]
     fn grow(&self, pages: usize) -> Option<usize> {
         let at = core::arch::wasm32::memory_grow(0, pages);
@@ -89,8 +107,9 @@ impl Grow for Memory {
 
 /// The allocator (see the crate docs).
 pub struct Classes<G = Memory> {
-    /// The free blocks of each size 2^i, linked through their first word.
-    free: UnsafeCell<[usize; 32]>,
+    /// The free blocks of each size 2^i, linked through their first word
+    /// (one list per bit of an address: every size a request can have).
+    free: UnsafeCell<[usize; LISTS]>,
     /// The unused span of the pages grown last: from, to.
     span: UnsafeCell<(usize, usize)>,
     grow: G,
@@ -113,7 +132,7 @@ impl<G> Classes<G> {
     /// The allocator over pages from `grow`.
     pub const fn over(grow: G) -> Self {
         Classes {
-            free: UnsafeCell::new([0; 32]),
+            free: UnsafeCell::new([0; LISTS]),
             span: UnsafeCell::new((0, 0)),
             grow,
         }
@@ -122,16 +141,19 @@ impl<G> Classes<G> {
 
 // SAFETY: wasm32-unknown-unknown without the atomics feature runs one
 // thread: the cells are never touched from two at once.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 unsafe impl Sync for Classes<Memory> {}
 
-/// A request's block size and class (wasm32's largest request, 2^31 - 1
-/// bytes, is a class of 2^31).
+/// How many free lists: one per bit of an address.
+const LISTS: usize = usize::BITS as usize;
+
+/// A request's block size and class. A layout's size is at most
+/// `isize::MAX`, so its power of two fits: 2^31 at most on wasm32.
 #[inline(always)]
 fn class(layout: Layout) -> (usize, usize) {
     let size = layout.size().max(16).next_power_of_two();
-    // (`& 31`: the class indexes the lists without a bounds check.)
-    (size, size.trailing_zeros() as usize & 31)
+    // (`& (LISTS - 1)`: the class indexes the lists without a bounds check.)
+    (size, size.trailing_zeros() as usize & (LISTS - 1))
 }
 
 unsafe impl<G: Grow> GlobalAlloc for Classes<G> {
@@ -154,8 +176,12 @@ unsafe impl<G: Grow> GlobalAlloc for Classes<G> {
             let Some(at) = self.grow.grow(pages) else {
                 return core::ptr::null_mut();
             };
+            // (Pages ending at the top of the address space cannot be used.)
+            let Some(end) = at.checked_add(pages * PAGE) else {
+                return core::ptr::null_mut();
+            };
             from = at;
-            span.1 = at + pages * PAGE;
+            span.1 = end;
         }
         span.0 = from + size;
         from as *mut u8
@@ -194,7 +220,8 @@ mod tests {
         })
     }
 
-    impl Grow for Arena {
+    // SAFETY: the buffer's pages, 16-aligned, each given once.
+    unsafe impl Grow for Arena {
         fn grow(&self, pages: usize) -> Option<usize> {
             let at = self.next.get();
             (at + pages * PAGE <= self.end).then(|| {

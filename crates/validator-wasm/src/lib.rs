@@ -98,7 +98,7 @@
 //!
 //! # Where the time goes
 //! `validate` of the benchmark's surface (200 components, 91 KB of text)
-//! takes about 3.2x V8's `JSON.parse` of the same text in the same run
+//! takes about 3.3x V8's `JSON.parse` of the same text in the same run
 //! (`docs/performance.md`; issue 17's goal is 2x). A Node `--cpu-prof` of
 //! the Studio module built with its names (`wasm-opt -g`), 1,500 calls:
 //! - reading the text into a `serde_json::Value`: about 45% of the call,

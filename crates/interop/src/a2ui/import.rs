@@ -499,10 +499,16 @@ impl<'a, 't> Walk<'a, 't> {
             at: &found.at,
             taken: Vec::new(),
         };
-        let catalog = map.get("catalogId").and_then(Value::as_str);
-        let catalog = catalog
-            .or(self.state.catalog.as_deref())
-            .unwrap_or_default();
+        let own = map.get("catalogId").and_then(Value::as_str);
+        let surface_catalog = self.state.catalog.as_deref();
+        if let Some(other) = own.filter(|c| !is_basic(c) && Some(*c) != surface_catalog) {
+            self.note(
+                "other_catalog",
+                at(&found.at, "catalogId"),
+                ["catalog ", other, " is not A2UI's basic one: this component is kept as it is, for blog@1 to check"].concat(),
+            );
+        }
+        let catalog = own.or(surface_catalog).unwrap_or_default();
         let mut out = Map::new();
         if !is_basic(catalog) || !BASIC.contains(&name) {
             // Another catalog's component: its name and props kept, and

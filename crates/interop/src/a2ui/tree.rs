@@ -271,7 +271,7 @@ impl Tree {
                 [
                     "catalog ",
                     catalog,
-                    " is not A2UI's basic one: its components are kept as they are, for blog@1 to check",
+                    " is not A2UI's basic one: components of it are kept as they are, for blog@1 to check",
                 ]
                 .concat(),
             ));
