@@ -307,9 +307,11 @@ const apply = (s, b, source, changed) => {
 };
 
 // Writes `h` at `path` in surface `s`'s state, then re-applies the bindings
-// that read what changed.
+// that read what changed. A write of what is there already (an increment
+// clamped at its max) changes nothing: no binding runs, no ch:change.
 /** @param {Surface} s @param {string} path @param {number} h @param {EventTarget} [source] */
 const write = (s, path, h, source) =>
+  !E.q(at(s.t, path), h) &&
   E.w(s.t, put(path), h) &&
   (O.clear(),
   s.b.forEach((b) => b.r.some((r) => within(r, path) || within(path, r)) && apply(s, b, source, 1)),

@@ -739,6 +739,27 @@ test('surfaces added later hydrate on ch:hydrate (on them or on the document), n
   assert.deepEqual(errors, []);
 });
 
+test('a write of what the state holds already changes nothing: no ch:change (an increment clamped at its max, a set to the same value)', async () => {
+  const { page, errors } = await open('/p/csp.html');
+  const got = await page.evaluate(async () => {
+    const events = [];
+    document.addEventListener('ch:change', (e) => events.push(e.detail));
+    const host = document.createElement('div');
+    host.innerHTML = `<div data-ch-surface="clamped"><script type="application/json" data-ch-state>{"n":5,"s":"a"}</script><p data-ch-text="/n">5</p>`
+      + `<button type="button" id="up" data-ch-action='{"action":"increment","path":"/n","max":6}'>+</button>`
+      + `<button type="button" id="same" data-ch-action='{"action":"set","path":"/s","value":"a"}'>a</button>`
+      + `<button type="button" id="other" data-ch-action='{"action":"set","path":"/s","value":"b"}'>b</button></div>`;
+    document.body.append(host);
+    document.dispatchEvent(new Event('ch:hydrate'));
+    await new Promise((r) => setTimeout(r, 0));
+    for (const id of ['up', 'up', 'up', 'same', 'other', 'other']) host.querySelector('#' + id).click();
+    return { n: host.querySelector('p').textContent, events };
+  });
+  assert.equal(got.n, '6');
+  assert.deepEqual(got.events, [{ path: '/n', value: 6 }, { path: '/s', value: 'b' }]);
+  assert.deepEqual(errors, []);
+});
+
 // The runtime's two modules (the loader picks one per page): which wasm
 // files a page fetched, by kind.
 const modules = (page) => {
