@@ -14,8 +14,8 @@
 //! reader noticed, which depends on the digits).
 //!
 //! [`text`] writes a value compactly, byte for byte as `serde_json::to_string`
-//! does (strings escaped with the short escapes and `\u00xx`, integers as
-//! digits, other numbers as serde_json's `Number` writes them); [`size`]
+//! does (strings escaped with the short escapes and `\u00xx`, numbers as
+//! serde_json's `Number` writes them); [`size`]
 //! runs the same writer into a counter that stops past a limit, so a size
 //! is the length of the text, never a second account of the escapes.
 //!
@@ -50,7 +50,7 @@
 //! assert_eq!(size(&value, 10), None); // longer than 10 bytes
 //! ```
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 use serde_json::{Map, Number, Value};
@@ -124,12 +124,8 @@ impl ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = String::from(self.kind.text());
-        for (label, n) in [(" at line ", self.line), (" column ", self.column)] {
-            text.push_str(label);
-            text.push_str(&n.to_string());
-        }
-        f.write_str(&text)
+        let (kind, line, column) = (self.kind.text(), self.line, self.column);
+        write!(f, "{kind} at line {line} column {column}")
     }
 }
 
@@ -321,7 +317,6 @@ impl Reader<'_> {
 
     /// A string's contents, the opening quote read.
     fn string(&mut self) -> Read<String> {
-        let start = self.at;
         let mut out = String::new();
         loop {
             // A run of plain characters, then what ends it.
@@ -331,10 +326,6 @@ impl Reader<'_> {
             self.at = at;
             match end {
                 None => return Err(ErrorKind::EofWhileParsingString),
-                Some(b'"') if run == start => {
-                    self.at += 1;
-                    return Ok(self.text[start..at].to_string());
-                }
                 Some(b'"') => {
                     self.at += 1;
                     out.push_str(&self.text[run..at]);
@@ -420,12 +411,7 @@ impl Reader<'_> {
         self.at += usize::from(negative);
         let int = self.at;
         match self.digits() {
-            0 => {
-                return Err(match self.peek() {
-                    None => ErrorKind::EofWhileParsingValue,
-                    Some(_) => ErrorKind::InvalidNumber,
-                })
-            }
+            0 => return Err(self.number_end_error()),
             n if n > 1 && self.bytes[int] == b'0' => {
                 self.at = int + 1;
                 return Err(ErrorKind::InvalidNumber);
@@ -584,7 +570,7 @@ fn write(value: &Value, out: &mut dyn fmt::Write) -> fmt::Result {
         Value::Null => out.write_str("null"),
         Value::Bool(true) => out.write_str("true"),
         Value::Bool(false) => out.write_str("false"),
-        Value::Number(n) => write_number(n, out),
+        Value::Number(n) => write!(out, "{n}"),
         Value::String(s) => write_string(s, out),
         Value::Array(items) => {
             out.write_str("[")?;
@@ -609,31 +595,6 @@ fn write(value: &Value, out: &mut dyn fmt::Write) -> fmt::Result {
             out.write_str("}")
         }
     }
-}
-
-/// An integer as its digits; any other number as serde_json writes it.
-fn write_number(n: &Number, out: &mut dyn fmt::Write) -> fmt::Result {
-    let (negative, mut magnitude) = match (n.as_u64(), n.as_i64()) {
-        (Some(u), _) => (false, u),
-        (None, Some(i)) => (true, i.unsigned_abs()),
-        _ => return write!(out, "{n}"),
-    };
-    let mut digits = [0u8; 21];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (magnitude % 10) as u8;
-        magnitude /= 10;
-        if magnitude == 0 {
-            break;
-        }
-    }
-    if negative {
-        at -= 1;
-        digits[at] = b'-';
-    }
-    // ASCII digits and a sign.
-    out.write_str(core::str::from_utf8(&digits[at..]).unwrap_or_default())
 }
 
 fn write_string(s: &str, out: &mut dyn fmt::Write) -> fmt::Result {
@@ -676,6 +637,7 @@ fn write_string(s: &str, out: &mut dyn fmt::Write) -> fmt::Result {
 mod tests {
     use super::*;
     use alloc::format;
+    use alloc::string::ToString;
 
     /// What serde_json makes of `text` (the oracle), as text, or its
     /// refusal.

@@ -427,6 +427,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
     let mut notes = Vec::new();
     not_a_surface(surface, &mut notes);
     let mut elements = Map::new();
+    let data = surface.get("data").unwrap_or(&Value::Null);
     let list = surface.get("components").and_then(Value::as_array);
     for (i, component) in list.into_iter().flatten().enumerate() {
         let at_component = at_index("/components", i);
@@ -476,7 +477,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
         let children = component.get("children").cloned().unwrap_or(json!([]));
         element.insert("children".into(), children);
         if let Some(visible) = component.get("visible") {
-            match condition_out(visible, surface.get("data").unwrap_or(&Value::Null)) {
+            match condition_out(visible, data) {
                 Some(v) => {
                     element.insert("visible".into(), v);
                 }
@@ -495,10 +496,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
     let mut spec = Map::new();
     spec.insert("root".into(), json!("root"));
     spec.insert("elements".into(), Value::Object(elements));
-    if let Some(data) = surface
-        .get("data")
-        .filter(|d| d.as_object().is_some_and(|m| !m.is_empty()))
-    {
+    if data.as_object().is_some_and(|m| !m.is_empty()) {
         spec.insert("state".into(), data.clone());
     }
     ToJsonRender {

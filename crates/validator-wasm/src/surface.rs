@@ -406,7 +406,7 @@ fn data_issues<'m>(
             return (None, None);
         }
     };
-    let len = len.or_else(|| json_size_within(data, MAX_DATA_BYTES));
+    let len = len.or_else(|| surfaces_core::json::size(data, MAX_DATA_BYTES));
     check_data(data, len, place, issues);
     (Some(data), len)
 }
@@ -1002,13 +1002,7 @@ pub fn data_too_large(data: &Value) -> bool {
 
 /// The size of `value` serialized compactly (as serde_json writes it).
 pub(crate) fn json_size(value: &Value) -> usize {
-    json_size_within(value, usize::MAX).unwrap_or(usize::MAX)
-}
-
-/// [`json_size`] when it is at most `limit`: the writer itself, counting,
-/// stopped past the limit (`surfaces_core::json::size`).
-fn json_size_within(value: &Value, limit: usize) -> Option<usize> {
-    surfaces_core::json::size(value, limit)
+    surfaces_core::json::size(value, usize::MAX).unwrap_or(usize::MAX)
 }
 
 /// The size of an object member's key serialized, with its colon.
@@ -1019,7 +1013,7 @@ pub(crate) fn key_size(key: &str) -> usize {
 /// Whether `value`, serialized compactly, is longer than `limit` bytes;
 /// stops counting as soon as it is.
 pub(crate) fn serialized_len_exceeds(value: &Value, limit: usize) -> bool {
-    json_size_within(value, limit).is_none()
+    surfaces_core::json::size(value, limit).is_none()
 }
 
 /// Sorts issues by where their path points in `doc` (document order),

@@ -48,6 +48,19 @@ pub fn is_basic(catalog: &str) -> bool {
     catalog.is_empty() || catalog.contains("catalogs/basic") || catalog == "basic"
 }
 
+/// The `other_catalog` note of `catalog` (not the basic one) at `at`, whose
+/// components (`kept`: which) keep their names and props.
+pub fn other_catalog(catalog: &str, at: String, kept: &str) -> Note {
+    let message = [
+        "catalog ",
+        catalog,
+        " is not A2UI's basic one: ",
+        kept,
+        ", for blog@1 to check",
+    ];
+    Note::new("other_catalog", at, message.concat())
+}
+
 /// Our surface for `state`, its conversion's notes added to `notes`.
 pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
     let tree = Tree::new(state);
@@ -502,11 +515,9 @@ impl<'a, 't> Walk<'a, 't> {
         let own = map.get("catalogId").and_then(Value::as_str);
         let surface_catalog = self.state.catalog.as_deref();
         if let Some(other) = own.filter(|c| !is_basic(c) && Some(*c) != surface_catalog) {
-            self.note(
-                "other_catalog",
-                at(&found.at, "catalogId"),
-                ["catalog ", other, " is not A2UI's basic one: this component is kept as it is, for blog@1 to check"].concat(),
-            );
+            let at_catalog = at(&found.at, "catalogId");
+            let note = other_catalog(other, at_catalog, "this component is kept as it is");
+            self.notes.push(note);
         }
         let catalog = own.or(surface_catalog).unwrap_or_default();
         let mut out = Map::new();

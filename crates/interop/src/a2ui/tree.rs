@@ -37,7 +37,7 @@
 //!
 //! [`MAX_COMPONENTS`]: super::import::MAX_COMPONENTS
 
-use super::import::{in_templates, is_basic, Walk, MAX_DEPTH};
+use super::import::{in_templates, is_basic, other_catalog, Walk, MAX_DEPTH};
 use super::messages::{SurfaceState, Touch};
 use super::values::Scope;
 use crate::ids::Ids;
@@ -265,16 +265,8 @@ impl Tree {
     pub fn notes(&self, state: &SurfaceState) -> Vec<Note> {
         let mut out = Vec::new();
         if let Some(catalog) = state.catalog.as_deref().filter(|c| !is_basic(c)) {
-            out.push(Note::new(
-                "other_catalog",
-                at(&state.at, "catalogId"),
-                [
-                    "catalog ",
-                    catalog,
-                    " is not A2UI's basic one: components of it are kept as they are, for blog@1 to check",
-                ]
-                .concat(),
-            ));
+            let kept = "components of it are kept as they are";
+            out.push(other_catalog(catalog, at(&state.at, "catalogId"), kept));
         }
         self.push_notes(&self.top, &mut out);
         let in_templates = in_templates(state, &self.templates);
