@@ -67,6 +67,7 @@
 //! - [`function`]: the fixed function set and checks, checked and evaluated.
 //! - [`fence`]: the surface fence grammar.
 //! - [`problem`]: problems as data.
+//! - `sorted` (feature `sorted`): maps and sets as sorted lists, the Studio parts' collections.
 #![no_std]
 extern crate alloc;
 
@@ -78,6 +79,8 @@ pub mod href;
 pub mod json;
 pub mod pointer;
 pub mod problem;
+#[cfg(feature = "sorted")]
+pub mod sorted;
 mod view;
 
 pub use view::{json_equal, truthy, JsonView, Kind};

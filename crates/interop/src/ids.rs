@@ -3,17 +3,17 @@
 //! character that is no letter, a `-2`, `-3`... before the suffix of a
 //! name already taken.
 
-use std::collections::{BTreeMap, BTreeSet};
 use surfaces_core::fence::is_component_id;
+use surfaces_core::sorted;
 
 /// Our ids for another format's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
     /// By [`key`], where in `ids` the id given is (a map of a type the
     /// module has already: each type of map is its own code).
-    given: BTreeMap<String, usize>,
+    given: sorted::Map<String, usize>,
     ids: Vec<String>,
-    taken: BTreeSet<String>,
+    taken: sorted::Set<String>,
 }
 
 /// The key of `raw`'s copy `copy`: one string, `raw`'s length first, so

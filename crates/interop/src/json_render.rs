@@ -19,7 +19,7 @@ use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
 use crate::note::{at, at_index, not_a_surface, safe_href, unsafe_key, Note};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeSet;
+use surfaces_core::sorted;
 
 /// What [`from_json_render`] gives.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,7 +106,7 @@ pub fn from_json_render(spec: &Value) -> FromJsonRender {
     // the import, not in a Draft, which would hold it as unreachable. (The
     // walk is by key, through the spec's `children`, as the components'
     // children name the elements' components.)
-    let mut reached = BTreeSet::new();
+    let mut reached = sorted::Set::default();
     let mut next = vec![root.to_string()];
     while let Some(key) = next.pop() {
         let Some(element) = elements.get(&key) else {

@@ -116,10 +116,10 @@ mod whole;
 pub use reader::A2uiReader;
 pub use whole::{fix_payload, has_parts, parse_full, parse_full_as};
 
-use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
+use surfaces_core::sorted;
 
 /// The opening tag of an A2UI block.
 pub const OPEN_TAG: &str = "<a2ui-json>";
@@ -296,14 +296,14 @@ struct SurfaceState {
     started: bool,
     root: Option<String>,
     /// Components by id.
-    components: BTreeMap<String, Value>,
+    components: sorted::Map<String, Value>,
     /// What was emitted of each component (and placeholder), so only what
     /// changed goes out.
-    emitted: BTreeMap<String, Value>,
+    emitted: sorted::Map<String, Value>,
     /// The ids reachable from the root.
-    reach: BTreeSet<String>,
+    reach: sorted::Set<String>,
     /// The components naming each id as a child.
-    parents: BTreeMap<String, BTreeSet<String>>,
+    parents: sorted::Map<String, sorted::Set<String>>,
     /// Updates waiting for the start message.
     pending: Vec<Value>,
 }

@@ -24,13 +24,14 @@
 //! This module reads; `view` (a submodule) says what a reader sees: each
 //! block as JSON, the document, and the change protocol.
 
-use alloc::collections::{BTreeSet, VecDeque};
+use alloc::collections::VecDeque;
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use serde_json::{json, Value};
 use surfaces_core::fence::{self, opening_fence, surface_info, FenceChar, OpeningFence};
+use surfaces_core::sorted;
 
 use crate::directive;
 use crate::heal::Inline;
@@ -196,7 +197,7 @@ pub struct MarkdownStream {
     /// The surface fences opened so far, and the ids their info named (for
     /// the body's codes: `too_many_surfaces`, `duplicate_surface_id`).
     fences: usize,
-    surface_ids: BTreeSet<String>,
+    surface_ids: sorted::Set<String>,
 }
 
 impl Default for MarkdownStream {
@@ -221,7 +222,7 @@ impl Default for MarkdownStream {
             completed: false,
             catalog: Catalog::builtin(),
             fences: 0,
-            surface_ids: BTreeSet::new(),
+            surface_ids: sorted::Set::default(),
         }
     }
 }

@@ -3,9 +3,9 @@
 use crate::issue::Outcome;
 use crate::schema::{self, Context, FORMATS, KEYWORDS, TYPES};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use surfaces_core::pointer;
+use surfaces_core::sorted;
 
 /// The default catalog's text (`catalog/blog@1.json`, minified by `build.rs`).
 const BLOG_1: &str = include_str!(concat!(env!("OUT_DIR"), "/blog@1.json"));
@@ -82,7 +82,7 @@ pub struct Catalog {
     description: Option<String>,
     icons: Vec<String>,
     entries: Vec<Entry>,
-    index: BTreeMap<String, usize>,
+    index: sorted::Map<String, usize>,
 }
 
 impl Catalog {
@@ -175,7 +175,7 @@ impl Catalog {
             ));
         };
         let mut entries = Vec::with_capacity(components.len());
-        let mut index = BTreeMap::new();
+        let mut index = sorted::Map::new_vec();
         for (name, raw) in components {
             let mut at = String::from("/components");
             pointer::push(&mut at, name);

@@ -6,7 +6,7 @@ use super::values;
 use super::{ToA2ui, Version, SELECTIONS};
 use crate::note::{at, at_index, not_a_surface, safe_href, Note};
 use serde_json::{json, Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use surfaces_core::sorted;
 
 pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     let mut notes = Vec::new();
@@ -17,7 +17,7 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
         .unwrap_or("surface");
     let list = surface.get("components").and_then(Value::as_array);
     let list = list.map(Vec::as_slice).unwrap_or_default();
-    let mut by_id = BTreeMap::new();
+    let mut by_id = sorted::Map::new_vec();
     for (i, component) in list.iter().enumerate() {
         if let Some(id) = component.get("id").and_then(Value::as_str) {
             by_id.entry(id.to_string()).or_insert(i);
@@ -27,13 +27,13 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
         list,
         // Inserted one by one: collecting sorts first, a sort the module
         // would hold only for this.
-        taken: by_id.keys().fold(BTreeSet::new(), |mut set, id| {
+        taken: by_id.keys().fold(sorted::Set::default(), |mut set, id| {
             set.insert(id.clone());
             set
         }),
         by_id,
         out: Vec::new(),
-        seen: BTreeSet::new(),
+        seen: sorted::Set::default(),
         version,
         notes: &mut notes,
     };
@@ -70,11 +70,11 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
 
 struct Walk<'a, 'n> {
     list: &'a [Value],
-    by_id: BTreeMap<String, usize>,
+    by_id: sorted::Map<String, usize>,
     /// Ids in use: ours and those made for labels and wrappers.
-    taken: BTreeSet<String>,
+    taken: sorted::Set<String>,
     out: Vec<Value>,
-    seen: BTreeSet<String>,
+    seen: sorted::Set<String>,
     version: Version,
     notes: &'n mut Vec<Note>,
 }

@@ -9,7 +9,7 @@ use super::values::{self, Scope};
 use super::{Version, SELECTIONS};
 use crate::note::{at, at_index, safe_href, Note};
 use serde_json::{json, Map, Value};
-use std::collections::BTreeSet;
+use surfaces_core::sorted;
 
 /// The basic catalog's components: a name outside it, or a component of
 /// another catalog, keeps its name and props.
@@ -71,14 +71,14 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
 /// The components under a template: its component and those it names
 /// ([`messages::references`]), through any depth; reachable, though copied
 /// once per item only (maybe never, while the data has no items).
-pub(super) fn in_templates(state: &SurfaceState, templates: &[String]) -> BTreeSet<String> {
-    let mut found: BTreeSet<String> = BTreeSet::new();
+pub(super) fn in_templates(state: &SurfaceState, templates: &[String]) -> sorted::Set<String> {
+    let mut found: sorted::Set<String> = sorted::Set::default();
     let mut pending: Vec<&str> = templates.iter().map(String::as_str).collect();
     while let Some(raw) = pending.pop() {
-        let Some((raw, defined)) = state.components.get_key_value(raw) else {
+        let Some(defined) = state.components.get(raw) else {
             continue;
         };
-        if found.insert(raw.clone()) {
+        if found.insert(raw.to_string()) {
             pending.extend(messages::references(&defined.value));
         }
     }
@@ -97,7 +97,7 @@ pub(super) struct Walk<'a, 't> {
     /// Children kept as they are when they are named again by the
     /// component converted (the unchanged children of a component
     /// converted again, the walk's first).
-    pub kept: BTreeSet<Key>,
+    pub kept: sorted::Set<Key>,
     /// The components converted, innermost first.
     made: Vec<Key>,
     /// Whether this walks the whole surface from root ([`Tree::new`]),
@@ -155,7 +155,7 @@ impl<'a, 't> Walk<'a, 't> {
             tree,
             frames: vec![Frame::default()],
             notes: Vec::new(),
-            kept: BTreeSet::new(),
+            kept: sorted::Set::default(),
             made: Vec::new(),
             whole: false,
         }
@@ -251,12 +251,11 @@ impl<'a, 't> Walk<'a, 't> {
         if self.frames.len() == 2 && self.kept.remove(&key) {
             return self.attach(key, at_ref);
         }
-        if !self.state.components.contains_key(raw) {
+        let Some(found) = self.state.components.get(raw) else {
             // The note is the flattening's (Tree::notes), so that a
             // definition arriving later needs no second walk.
             return self.attach(key, at_ref);
-        }
-        let found = &self.state.components[raw];
+        };
         // Named elsewhere too: which parent has it is the walk's order.
         let current = self.frames.last().and_then(|f| f.key.as_ref());
         let mut elsewhere = self.tree.named.get(raw).into_iter().flatten();

@@ -13,10 +13,10 @@
 use super::Version;
 use crate::note::{at, at_index, unsafe_key, Note};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
 use streaming_parser::a2ui::{parse_full, OPEN_TAG};
 use streaming_parser::JsonlStream;
 use surfaces_core::pointer::{self, PointerError};
+use surfaces_core::sorted;
 
 /// A component as A2UI last defined it, and the pointer of that definition.
 #[derive(Debug, Clone)]
@@ -34,7 +34,7 @@ pub struct SurfaceState {
     /// Where it was created.
     pub at: String,
     /// Components by id; `order` keeps their first definition order.
-    pub components: BTreeMap<String, Defined>,
+    pub components: sorted::Map<String, Defined>,
     pub order: Vec<String>,
     pub data: Value,
     /// What the messages applied changed, in order, for a streaming import
@@ -241,7 +241,7 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
                     .and_then(Value::as_str)
                     .map(String::from),
                 at: at_body.clone(),
-                components: BTreeMap::new(),
+                components: sorted::Map::new_vec(),
                 order: Vec::new(),
                 data: Value::Object(Map::new()),
                 touched: Vec::new(),
@@ -531,14 +531,14 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
     // Iterative depth-first search colouring each id once. (Sets of owned
     // ids, as elsewhere in the crate: each set type is code in the
     // WebAssembly module.)
-    let mut done: BTreeSet<String> = BTreeSet::new();
-    let mut on_cycle: BTreeSet<String> = BTreeSet::new();
+    let mut done: sorted::Set<String> = sorted::Set::default();
+    let mut on_cycle: sorted::Set<String> = sorted::Set::default();
     for (start, _) in mine {
         if done.contains(start.as_str()) {
             continue;
         }
         let mut path: Vec<(&str, Vec<&str>)> = Vec::new();
-        let mut open: BTreeSet<String> = BTreeSet::new();
+        let mut open: sorted::Set<String> = sorted::Set::default();
         let refs = |id: &str| {
             let found = surface.components.get(id);
             found.map(|c| references(&c.value)).unwrap_or_default()
@@ -554,7 +554,8 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
                 }
                 Some(next) if done.contains(next) || !surface.components.contains_key(next) => {}
                 Some(next) => {
-                    let (key, _) = surface.components.get_key_value(next)?;
+                    let at = surface.components.find_index(next).ok()?;
+                    let (key, _) = surface.components.get_indexed(at)?;
                     open.insert(key.clone());
                     path.push((key.as_str(), refs(key)));
                 }

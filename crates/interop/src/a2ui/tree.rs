@@ -44,8 +44,8 @@ use crate::ids::Ids;
 use crate::note::{at, Note};
 use crate::shown::{self, op};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
 use surfaces_core::pointer;
+use surfaces_core::sorted;
 
 /// A component's place in the walk: its A2UI id and its copy (`""` outside
 /// templates).
@@ -110,11 +110,11 @@ pub struct Tree {
     pub ids: Ids,
     /// How many of the surface's ids `ids` was given, in definition order.
     registered: usize,
-    pub nodes: BTreeMap<Key, Node>,
+    pub nodes: sorted::Map<Key, Node>,
     /// What the walk above root gave.
     top: Vec<Item>,
     /// The components converted or consumed.
-    pub used: BTreeSet<Key>,
+    pub used: sorted::Set<Key>,
     /// The components templates copy.
     pub templates: Vec<String>,
     /// Whether a change can be followed in place (see the module's docs).
@@ -128,8 +128,8 @@ pub struct Tree {
     pub cut: Option<(Key, usize)>,
     /// Which nodes read a definition, and which name a component (one
     /// map type for both: each is code in the WebAssembly module).
-    readers: BTreeMap<String, BTreeSet<Key>>,
-    pub named: BTreeMap<String, BTreeSet<Key>>,
+    readers: sorted::Map<String, sorted::Set<Key>>,
+    pub named: sorted::Map<String, sorted::Set<Key>>,
 }
 
 fn root() -> Key {
@@ -334,7 +334,7 @@ impl Tree {
             self.ids.original(raw);
         }
         self.registered = state.order.len();
-        let mut dirty = BTreeSet::new();
+        let mut dirty = sorted::Set::default();
         let mut paths: Vec<&[String]> = Vec::new();
         for touch in touched {
             match touch {
@@ -350,7 +350,7 @@ impl Tree {
         // Any order does: converting an ancestor again after a descendant
         // keeps the descendant as converted, or converts it again with its
         // changed parent.
-        let mut again: BTreeSet<Key> = BTreeSet::new();
+        let mut again: sorted::Set<Key> = sorted::Set::default();
         for raw in &dirty {
             let key = (raw.clone(), String::new());
             if self.nodes.contains_key(&key) {
@@ -363,7 +363,7 @@ impl Tree {
             // Its size may move the cut.
             return None;
         }
-        let mut fresh = BTreeSet::new();
+        let mut fresh = sorted::Set::default();
         let mut whole = false;
         for key in &again {
             if !fresh.contains(key) && self.nodes.contains_key(key) {
@@ -424,13 +424,13 @@ impl Tree {
         &mut self,
         state: &SurfaceState,
         key: &Key,
-        dirty: &BTreeSet<String>,
-        fresh: &mut BTreeSet<Key>,
+        dirty: &sorted::Set<String>,
+        fresh: &mut sorted::Set<Key>,
         ops: &mut Vec<Value>,
     ) -> Option<bool> {
         let old = self.take(key)?;
         let before = self.children(&old.items);
-        let mut kept = BTreeSet::new();
+        let mut kept = sorted::Set::default();
         for child in &before {
             if dirty.contains(&child.0) {
                 self.take_tree(child);
@@ -502,7 +502,7 @@ impl Tree {
         state: &SurfaceState,
         parent: &Key,
         key: &Key,
-        fresh: &mut BTreeSet<Key>,
+        fresh: &mut sorted::Set<Key>,
         ops: &mut Vec<Value>,
     ) -> Option<bool> {
         let node = self.nodes.get(parent).filter(|n| n.plain)?;

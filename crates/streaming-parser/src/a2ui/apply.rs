@@ -7,11 +7,10 @@ use super::tree::{
     absolute_paths, child_ids, component_name, placeholder, set_of, with_placeholders,
 };
 use super::{envelope, A2uiStream, Undo, Version};
-use alloc::collections::btree_map::Entry;
-use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Map, Value};
+use surfaces_core::sorted;
 
 impl A2uiStream {
     /// Whether a streaming component has what its schema requires.
@@ -100,7 +99,7 @@ impl A2uiStream {
             state.pending.push(message);
             return Ok(Vec::new());
         }
-        self.components_of(&kind, &surface_id, &body, &message, BTreeMap::new())
+        self.components_of(&kind, &surface_id, &body, &message, sorted::Map::new_vec())
     }
 
     /// The first component of `body`'s list lacking a property its catalog
@@ -140,7 +139,7 @@ impl A2uiStream {
             return Ok(message);
         }
         self.check_required(body)?;
-        let shown = self.shown_components(surface_id, body, BTreeMap::new())?;
+        let shown = self.shown_components(surface_id, body, sorted::Map::new_vec())?;
         if let Some(body) = body.as_object_mut() {
             if shown.is_empty() {
                 body.remove("components");
@@ -172,7 +171,13 @@ impl A2uiStream {
         let [_, update, data, ..] = Version::V10.kinds() else {
             return Ok(out);
         };
-        out.extend(self.components_of(update, surface_id, &body, &message, BTreeMap::new())?);
+        out.extend(self.components_of(
+            update,
+            surface_id,
+            &body,
+            &message,
+            sorted::Map::new_vec(),
+        )?);
         if let Some(value) = body.get("dataModel") {
             let tag = message.get("version").cloned();
             let update = json!({"version": tag, *data: {"surfaceId": surface_id, "value": value}});
@@ -191,7 +196,7 @@ impl A2uiStream {
         surface_id: &str,
         body: &Value,
         message: &Value,
-        before: BTreeMap<String, Value>,
+        before: sorted::Map<String, Value>,
     ) -> Result<Vec<Value>, String> {
         if kind == "deleteSurface" {
             self.surfaces.remove(surface_id);
@@ -221,7 +226,7 @@ impl A2uiStream {
         &mut self,
         surface_id: &str,
         body: &Value,
-        mut before: BTreeMap<String, Value>,
+        mut before: sorted::Map<String, Value>,
     ) -> Result<Vec<Value>, String> {
         let version = self.version;
         let Some(state) = self.surfaces.get_mut(surface_id) else {
@@ -243,7 +248,7 @@ impl A2uiStream {
         let mut fresh: Vec<Value> = Vec::new();
         // The children not streamed yet, in the order first named.
         let mut stand_ins: Vec<String> = Vec::new();
-        let mut named = BTreeSet::new();
+        let mut named = sorted::Set::default();
         for id in state.update(&before, version)? {
             let Some(component) = state
                 .components
@@ -281,7 +286,7 @@ impl A2uiStream {
         for child in stand_ins {
             // A placeholder never changes: each is built and sent once.
             let id = ["loading_", &child].concat();
-            if let Entry::Vacant(slot) = state.emitted.entry(id.clone()) {
+            if let sorted::Entry::Vacant(slot) = state.emitted.entry(id.clone()) {
                 let shown = placeholder(&child, version);
                 slot.insert(shown.clone());
                 self.undo.push(Undo::Shown(surface_id.into(), id, None));

@@ -6,10 +6,10 @@
 use super::apply::seen;
 use super::tree::has_empty_object;
 use super::{push_message, A2uiStream, Part, Undo, Version, SNIFF_EVERY_CHUNK_UP_TO};
-use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{json, Value};
+use surfaces_core::sorted;
 
 impl A2uiStream {
     /// Whether the string the message was cut in may be a URL: it starts
@@ -169,7 +169,7 @@ impl A2uiStream {
         // Each reading replaces the one before: what only the one before
         // showed is taken back, so a component hidden again (a value of it
         // just cut to `{}`) is missing as in a reading of the text whole.
-        let mut before = BTreeMap::new();
+        let mut before = sorted::Map::new_vec();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
                 state.set(&id, value, &mut before);
@@ -200,10 +200,10 @@ impl A2uiStream {
     /// Puts back what the components of the last reading replaced, and
     /// what each surface reaches from its root with them.
     fn take_back_reading(&mut self) -> Result<(), String> {
-        let mut touched = BTreeSet::new();
+        let mut touched = sorted::Set::default();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
-                state.set(&id, value, &mut BTreeMap::new());
+                state.set(&id, value, &mut sorted::Map::new_vec());
                 touched.insert(surface);
             }
         }
@@ -279,13 +279,13 @@ impl A2uiStream {
         }
         // What each surface had before, the surfaces in order (a list, not
         // a map of maps: each map type is code in the WebAssembly module).
-        let mut before: Vec<(String, BTreeMap<String, Value>)> = Vec::new();
+        let mut before: Vec<(String, sorted::Map<String, Value>)> = Vec::new();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
                 let i = match before.binary_search_by(|(s, _)| s.cmp(&surface)) {
                     Ok(i) => i,
                     Err(i) => {
-                        before.insert(i, (surface, BTreeMap::new()));
+                        before.insert(i, (surface, sorted::Map::new_vec()));
                         i
                     }
                 };

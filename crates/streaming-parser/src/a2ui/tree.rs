@@ -4,10 +4,10 @@
 //! `loading_<id>` placeholders for children not streamed yet.
 
 use super::{SurfaceState, Version};
-use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde_json::{json, Value};
+use surfaces_core::sorted;
 
 /// The `loading_<id>` stand-in for a child not streamed yet.
 pub(super) fn placeholder(id: &str, version: Version) -> Value {
@@ -23,7 +23,7 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
 /// placeholders.
 pub(super) fn with_placeholders(
     component: &Value,
-    missing: &BTreeSet<String>,
+    missing: &sorted::Set<String>,
     version: Version,
 ) -> Value {
     let mut out = component.clone();
@@ -166,7 +166,7 @@ impl SurfaceState {
         &mut self,
         id: &str,
         value: Option<Value>,
-        before: &mut BTreeMap<String, Value>,
+        before: &mut sorted::Map<String, Value>,
     ) {
         let old = match value {
             Some(v) => self.components.insert(id.into(), v),
@@ -189,10 +189,10 @@ impl SurfaceState {
     /// or went, as either may leave something unreachable.
     pub(super) fn update(
         &mut self,
-        before: &BTreeMap<String, Value>,
+        before: &sorted::Map<String, Value>,
         version: Version,
-    ) -> Result<BTreeSet<String>, String> {
-        let mut changed = BTreeSet::new();
+    ) -> Result<sorted::Set<String>, String> {
+        let mut changed = sorted::Set::default();
         let Some(root) = self.root.clone() else {
             return Ok(changed);
         };
@@ -271,7 +271,7 @@ impl SurfaceState {
     pub(super) fn reach_again(&mut self, version: Version) -> Result<(), String> {
         self.reach = match self.root.clone() {
             Some(root) => set_of(walk(self, version, &root, None)?),
-            None => BTreeSet::new(),
+            None => sorted::Set::default(),
         };
         Ok(())
     }
@@ -330,10 +330,10 @@ pub(super) fn absolute_paths(value: &mut Value) {
     }
 }
 
-/// A set of `items`, one insert each: collecting into a `BTreeSet` sorts
+/// A set of `items`, one insert each: collecting into a `sorted::Set` sorts
 /// first, which links a sort per item type (about 3 KB of wasm each).
-pub(super) fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
-    let mut set = BTreeSet::new();
+pub(super) fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> sorted::Set<T> {
+    let mut set = sorted::Set::default();
     for item in items {
         set.insert(item);
     }
