@@ -8,9 +8,9 @@ use crate::catalog::Catalog;
 use crate::issue::Issue;
 use crate::surface::{data_too_large, validate_surface_in, Place, MAX_DATA_BYTES};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 use surfaces_core::fence::{lines, opening_fence, surface_info};
 use surfaces_core::pointer;
+use surfaces_core::sorted;
 
 pub use crate::surface::MAX_SURFACES;
 
@@ -57,7 +57,7 @@ enum State<'a> {
 pub fn read_body(text: &str) -> Body {
     let mut body = Body::default();
     let mut state = State::Prose;
-    let mut seen_ids = HashSet::new();
+    let mut seen_ids = sorted::Set::default();
     let mut fences = 0;
     for (n, line) in lines(text).enumerate() {
         let line_no = n + 1;

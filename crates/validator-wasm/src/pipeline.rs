@@ -15,8 +15,8 @@ use crate::surface::{
     section_path, sort_in_document_order, under, unresolved, Checked, Place, ORDERED_KEYS,
 };
 use serde_json::Value;
-use std::collections::HashSet;
 use surfaces_core::pointer::{self, array_index};
+use surfaces_core::sorted;
 
 /// At most this many operations are held at a time.
 pub const MAX_HELD: usize = 3;
@@ -382,7 +382,7 @@ impl Draft {
     fn attempt(&mut self, group: &[Prepared], catalog: &Catalog) -> Result<(), Failed> {
         let (mut targets, mut moved) = affected(&self.document, group);
         // What each target's surface looked like before, while it still does.
-        let mut before: Vec<Option<HashSet<String>>> = Vec::new();
+        let mut before: Vec<Option<sorted::Set<String>>> = Vec::new();
         for t in &targets {
             let errors = t
                 .before_at()
@@ -560,7 +560,7 @@ fn commit(report: &mut Report, group: Vec<Prepared>) {
 }
 
 /// The errors among `issues`, each as its [`error_key`].
-fn error_keys(issues: &[Issue]) -> HashSet<String> {
+fn error_keys(issues: &[Issue]) -> sorted::Set<String> {
     issues
         .iter()
         .filter(|i| i.is_error())

@@ -6,11 +6,11 @@ use crate::issue::Outcome;
 use crate::lookup::{field, field_of, nearest};
 use crate::schema::{self, Context};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use surfaces_core::condition;
 use surfaces_core::fence::is_component_id;
 use surfaces_core::pointer;
 use surfaces_core::problem::{Binding, Findings};
+use surfaces_core::sorted;
 
 /// At most this many components per surface.
 pub const MAX_COMPONENTS: usize = 200;
@@ -489,7 +489,7 @@ struct Tree {
 
 impl Tree {
     fn build(components: &[Value]) -> Tree {
-        let mut ids = HashMap::new();
+        let mut ids = sorted::Map::new_vec();
         let mut first = Vec::new();
         for (i, c) in components.iter().enumerate() {
             let id = field(c, "id").and_then(Value::as_str);
