@@ -599,9 +599,12 @@ export function previewTargetAt(root, x, y) {
     if (!inside(hit)) continue;
     const section = hit.closest('[data-section-id]');
     if (!section || !inside(section)) continue;
-    const component = hit.closest('[data-component-id]');
+    // An invalid prop's placeholder follows its component and names it.
+    const component = hit.closest('[data-component-id],[data-ch-placeholder-of]');
     const target = { sectionId: section.getAttribute('data-section-id') };
-    if (component && section.contains(component)) target.componentId = component.getAttribute('data-component-id');
+    if (component && section.contains(component)) {
+      target.componentId = component.getAttribute('data-component-id') ?? component.getAttribute('data-ch-placeholder-of');
+    }
     return target;
   }
   return null;

@@ -76,8 +76,10 @@
 //!   is a `<div class="ch-placeholder" data-ch-placeholder="CODE">` whose
 //!   `<span class="ch-placeholder-label">` says `Name "id": message`: an
 //!   unknown component in its place, its children inside; an invalid prop
-//!   after its component (which renders without it); a child not allowed
-//!   after its parent, in place of the child. `data-component-id` goes on
+//!   after its component (which renders without it), naming it in
+//!   `data-ch-placeholder-of`, as the component carries its
+//!   `data-component-id` (one element per id, so the morph keys it); a
+//!   child not allowed after its parent, in place of the child. `data-component-id` goes on
 //!   a component's first element (inside a `visible` wrapper, which has no
 //!   box to point at). The ghost of an added component is drawn last in
 //!   root (a `Draft` holds it until a parent names it), one replacing a
@@ -586,6 +588,16 @@ struct Renderer<'a> {
     host: InLocale<'a>,
 }
 
+/// Where a preview's placeholder stands.
+enum Stands {
+    /// In place of an unknown component, its children inside.
+    Component,
+    /// In place of a child its parent may not hold, after the parent.
+    Child,
+    /// After a component that renders without the flagged prop.
+    Prop,
+}
+
 /// What a component's family reads of it.
 struct Node<'a> {
     /// The component object (its `children`, its `visible`).
@@ -777,7 +789,7 @@ impl<'a> Renderer<'a> {
         match (self.left_out.component(index), self.ghost) {
             (_, Drawn::Replace(i, _)) if i == index => self.ghost_component(out, depth),
             (Some(issue), _) if self.preview => {
-                self.placeholder(out, &Node::new(c, depth, None), issue, true)
+                self.placeholder(out, &Node::new(c, depth, None), issue, Stands::Component)
             }
             // Left out: its children show in its place.
             (Some(_), _) => self.children(out, c, depth),
@@ -822,25 +834,31 @@ impl<'a> Renderer<'a> {
     /// props (`props`) and for each child not allowed where it is.
     fn flagged(&self, out: &mut String, node: &Node, props: &[&Issue]) {
         for issue in props {
-            self.placeholder(out, node, issue, false);
+            self.placeholder(out, node, issue, Stands::Prop);
         }
         let ids = node.value.get("children").and_then(Value::as_array);
         for (j, id) in ids.into_iter().flatten().enumerate() {
             let child = id.as_str().and_then(|id| self.find(id));
             if let Some((i, issue)) = child.zip(self.left_out.entry(node.value, j)) {
                 let child = Node::new(&self.components[i], node.depth + 1, None);
-                self.placeholder(out, &child, issue, false);
+                self.placeholder(out, &child, issue, Stands::Child);
             }
         }
     }
 
-    /// A preview's labelled placeholder for what `issue` flags in `node`
-    /// (its children inside when `children`).
-    fn placeholder(&self, out: &mut String, node: &Node, issue: &Issue, children: bool) {
+    /// A preview's labelled placeholder for what `issue` flags in `node`,
+    /// where `stands` says.
+    fn placeholder(&self, out: &mut String, node: &Node, issue: &Issue, stands: Stands) {
+        // A prop's placeholder follows the component, which carries its
+        // id: one element per id, so the morph keys both.
+        let names = match stands {
+            Stands::Prop => markup::PLACEHOLDER_OF,
+            _ => markup::COMPONENT_ID,
+        };
         open(out, "div")
             .attr("class", "ch-placeholder")
             .attr(markup::PLACEHOLDER, issue.code)
-            .attr(markup::COMPONENT_ID, node.id)
+            .attr(names, node.id)
             .close();
         open(out, "span")
             .attr("class", "ch-placeholder-label")
@@ -850,7 +868,7 @@ impl<'a> Renderer<'a> {
             &[node.name, " \"", node.id, "\": ", &issue.message].concat(),
         );
         end(out, "span");
-        if children {
+        if let Stands::Component = stands {
             self.children(out, node.value, node.depth);
         }
         end(out, "div");

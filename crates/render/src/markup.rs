@@ -33,6 +33,9 @@ pub(crate) const SECTION_ID: &str = "data-section-id";
 pub(crate) const COMPONENT_ID: &str = "data-component-id";
 /// In a preview: a placeholder for a flagged part, holding the code.
 pub(crate) const PLACEHOLDER: &str = "data-ch-placeholder";
+/// In a preview: an invalid prop's placeholder, naming the component it
+/// follows (which carries `data-component-id`).
+pub(crate) const PLACEHOLDER_OF: &str = "data-ch-placeholder-of";
 /// In a preview: the operation being written.
 pub(crate) const GHOST: &str = "data-ch-ghost";
 

@@ -666,8 +666,14 @@ fn a_preview_draws_what_is_flagged_as_a_labelled_placeholder() {
     );
     // The invalid prop: the heading without it, and a placeholder naming it.
     assert!(html.contains(r#"<h2 data-component-id="title""#), "{html}");
+    // It names the heading without carrying its id: one element per id.
     assert!(
-        html.contains(r#"data-ch-placeholder="invalid_prop" data-component-id="title""#),
+        html.contains(r#"data-ch-placeholder="invalid_prop" data-ch-placeholder-of="title""#),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches(r#"data-component-id="title""#).count(),
+        1,
         "{html}"
     );
     // The child not allowed: its placeholder, not its content.

@@ -106,7 +106,7 @@ const browserOnly = {
   // and click-to-scope by the point: previewTargetAt in a real layout.
   build: [async (m) => {
     const page = { sections: [
-      { id: 'sec_a', kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Stack', children: ['title', 'cta'] }, { id: 'title', component: 'Heading', props: { text: 'Pick me' } }, { id: 'cta', component: 'Button', props: { label: 'Go', href: '/go' } }], data: {} },
+      { id: 'sec_a', kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Stack', children: ['title', 'cta'] }, { id: 'title', component: 'Heading', props: { text: 'Pick me', level: 9 } }, { id: 'cta', component: 'Button', props: { label: 'Go', href: '/go' } }], data: {} },
       { id: 'sec_b', kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Text', props: { text: 'Second section' } }], data: {} },
     ] };
     const session = new m.BuildSession({ document: page });
@@ -125,12 +125,17 @@ const browserOnly = {
     const outer = frame.getBoundingClientRect();
     return {
       title: at('h2'), cta: at('[data-component-id="cta"]'), second: at('[data-section-id="sec_b"] p'),
+      // The invalid level's placeholder, after the heading: it answers the heading,
+      // whose id is on one element only.
+      flagged: at('[data-ch-placeholder="invalid_prop"]'), titles: doc.querySelectorAll('[data-component-id="title"]').length,
       below: m.previewTargetAt(doc, 5, 399), frameOffset: [outer.left, outer.top],
       one: session.previewHtml('sec_b').includes('Second section') && !session.previewHtml('sec_b').includes('Pick me'),
     };
   }, (r) => {
     assert.deepEqual(r.title, { sectionId: 'sec_a', componentId: 'title' });
     assert.deepEqual(r.cta, { sectionId: 'sec_a', componentId: 'cta' });
+    assert.deepEqual(r.flagged, { sectionId: 'sec_a', componentId: 'title' });
+    assert.equal(r.titles, 1);
     assert.deepEqual(r.second, { sectionId: 'sec_b', componentId: 'root' });
     assert.equal(r.below, null, 'below the last section: nothing');
     assert.deepEqual(r.frameOffset, [40, 30]);
