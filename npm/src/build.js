@@ -13,15 +13,35 @@ export { init as default, initSync, SurfacesError };
 
 // Keys whose cut string a ghost shows closed (the streaming parser's display keys).
 const DISPLAY_KEYS = new Set(['text', 'label', 'title', 'description', 'message']);
+const DISPLAY_PROP = new RegExp(`/props/(${[...DISPLAY_KEYS].join('|')})$`);
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 const ESCAPES = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const token = (t) => t.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * `section` with the prop an add or replace `ghost` is writing (its path
+ * `/components/<index or id>/props/<key>`, into the section) holding
+ * `value`, and that prop's path by index; null for any other ghost.
+ */
+const writtenProp = (section, ghost, value) => {
+  const m = /^\/components\/([^/]+)\/props\/([^/]+)$/.exec(ghost.path);
+  if (!m || (ghost.op !== 'add' && ghost.op !== 'replace')) return null;
+  const [at, key] = [token(m[1]), token(m[2])];
+  const k = /^(0|[1-9]\d*)$/.test(at) ? Number(at) : section.components.findIndex((c) => c?.id === at);
+  const c = section.components[k];
+  if (!isObject(c)) return null;
+  const components = section.components.slice();
+  components[k] = { ...c, props: { ...(isObject(c.props) ? c.props : {}), [key]: value } };
+  return { section: { ...section, components }, at: `/components/${k}/props/${m[2]}` };
+};
 const problem = (code, path, message) => ({ code, path, message });
 
 /**
  * A tool call's input read as its deltas arrive, each character once: the
  * value so far, with containers in place as they open, a string only once
- * it ends (a display key's as it grows), a number or literal once it ends.
+ * it ends (a display key's as it grows, and an operation's value for a
+ * display prop), a number or literal once it ends.
  * Nothing is read twice, so a delta costs its length.
  */
 class ToolInput {
@@ -128,9 +148,10 @@ class ToolInput {
       return;
     } else if (c < ' ') return this.fail();
     else t.text += c;
-    // A display key's cut string shows closed where it stops.
+    // A display key's cut string shows closed where it stops, and so does
+    // an operation's value for a display prop (path first, as ops are written).
     const top = this.stack.at(-1);
-    if (!t.key && top && !top.array && top.colon && DISPLAY_KEYS.has(top.key)) {
+    if (!t.key && top && !top.array && top.colon && (DISPLAY_KEYS.has(top.key) || (top.key === 'value' && DISPLAY_PROP.test(top.value.path)))) {
       top.value[top.key] = t.text;
       this.growing = { object: top.value, key: top.key };
     }
@@ -264,7 +285,14 @@ export class BuildSession {
     if (!Array.isArray(section?.components)) return label('not_a_surface', `Section "${id}" (${section?.kind ?? 'no kind'}): not a surface, not drawn here`);
     const g = this.#ghost;
     const ghost = g && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
-    const out = renderSurface(section, { catalog: this.#catalog, mode: 'preview', ghost });
+    const options = { catalog: this.#catalog, mode: 'preview', ghost };
+    // A prop being written shows its value so far, unless the prop refuses it.
+    const written = ghost && 'value' in g && writtenProp(section, ghost, g.value);
+    if (written) {
+      const out = renderSurface(written.section, options);
+      if (out.ok && !out.issues.some((i) => i.path === written.at || i.path.startsWith(`${written.at}/`))) return out.html;
+    }
+    const out = renderSurface(section, options);
     if (out.ok) return out.html;
     const first = out.issues.find((i) => i.severity === 'error');
     return label(first.code, `Section "${id}": ${first.message} (at ${first.path || '/'})`);
@@ -496,6 +524,8 @@ export class BuildSession {
       if (same) ghost.issues = last.issues;
       else if (component.component) ghost.issues = this.#ghostIssues(component, ghost.path);
     }
+    // A text, number or boolean read so far: previewHtml draws it in place.
+    if (['string', 'number', 'boolean'].includes(typeof value)) Object.defineProperty(ghost, 'value', { value });
     Object.defineProperty(ghost, 'read', { value: { shape: read.shape } });
     return ghost;
   }

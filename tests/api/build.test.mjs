@@ -324,3 +324,33 @@ test('previewHtml: preview markup per section, the ghost drawn where it lands', 
   assert.equal(s.previewHtml('sec_hero'), html);
   assert.equal(s.previewHtml('nope'), '');
 });
+
+test('previewHtml: a prop being written shows the value read so far, in place; one it would make invalid shows the last value', () => {
+  const doc = start();
+  doc.sections[0].components = [
+    { id: 'root', component: 'Stack', children: ['title', 'cta'] },
+    { id: 'title', component: 'Heading', props: { text: 'Old title' } },
+    { id: 'cta', component: 'Button', props: { label: 'Go', href: '/go', variant: 'secondary' } },
+  ];
+  const writing = (op) => {
+    const s = new b.BuildSession({ document: doc });
+    s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+    s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: `{"ops":[${op}` });
+    return s.previewHtml();
+  };
+  // By position and by id: the text so far, the component marked as the ghost.
+  for (const at of ['1', 'title']) {
+    const html = writing(`{"op":"replace","path":"/sections/0/components/${at}/props/text","value":"New ti`);
+    assert.match(html, /<h2 data-component-id="title" data-ch-ghost[^>]*>New ti<\/h2>/);
+    assert.doesNotMatch(html, /Old title/);
+  }
+  // A prop not written yet gets its value as it comes.
+  assert.match(writing('{"op":"add","path":"/sections/0/components/cta/props/label","value":"Sta'), />Sta</);
+  // A value the prop does not take: the last one stays, no placeholder.
+  const half = writing('{"op":"replace","path":"/sections/0/components/cta/props/variant","value":"nope"');
+  assert.match(half, /ch-variant-secondary/);
+  assert.doesNotMatch(half, /data-ch-placeholder/);
+  // Deeper than a prop, or a remove: drawn as the component marked, nothing substituted.
+  assert.match(writing('{"op":"remove","path":"/sections/0/components/title/props/text"'), /data-ch-ghost[^>]*>Old title</);
+});
+
