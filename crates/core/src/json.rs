@@ -328,6 +328,10 @@ impl Reader<'_> {
                 None => return Err(ErrorKind::EofWhileParsingString),
                 Some(b'"') => {
                     self.at += 1;
+                    // No escape before: one allocation of the string's size.
+                    if out.is_empty() {
+                        return Ok(self.text[run..at].into());
+                    }
                     out.push_str(&self.text[run..at]);
                     return Ok(out);
                 }
