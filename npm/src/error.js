@@ -2,10 +2,13 @@
 
 /** The only error any entry throws: `code` from the reference, `path` a JSON Pointer or "". */
 export class SurfacesError extends Error {
+  // Named here: minifying renames the class, and Node prints an error by its
+  // constructor's name (`e [SurfacesError]: ...` otherwise).
+  static name = 'SurfacesError';
   /** @param {string} code @param {string} path @param {string} message */
   constructor(code, path, message) {
     super(message);
-    this.name = 'SurfacesError';
+    this.name = SurfacesError.name;
     this.code = code;
     this.path = path;
   }

@@ -5,6 +5,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { inspect } from 'node:util';
 import { root } from '../browser/e2e/harness.mjs';
 
 let v, s, r, m;
@@ -18,6 +19,9 @@ const refuses = (f, code, path) =>
   assert.throws(f, (e) => {
     assert.ok(e instanceof v.SurfacesError, `${e?.name}: ${e?.message}`);
     assert.equal(e.name, 'SurfacesError');
+    // Its class keeps its name through minifying: Node prints it by that.
+    assert.equal(e.constructor.name, 'SurfacesError');
+    assert.match(inspect(e), /^SurfacesError: /);
     assert.deepEqual([e.code, e.path], [code, path], e.message);
     assert.ok(e.message.length > 10);
     return true;
