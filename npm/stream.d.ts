@@ -1,4 +1,4 @@
-import type { Init, InitSync, StreamChanges, StreamDocuments, StreamMode } from './types.js';
+import type { A2uiChange, A2uiDocument, Init, InitSync, JsonlChange, JsonlDocument, MarkdownChange, MarkdownDocument, StreamChanges, StreamDocuments, StreamMode } from './types.js';
 import type { CatalogOptions } from './validator.js';
 export type * from './types.js';
 export type { CatalogOptions, CatalogInput } from './validator.js';
@@ -28,8 +28,16 @@ export declare class Stream<M extends StreamMode = 'markdown'> {
 /**
  * The document `.document()` would give after `changes`, from the one before
  * them, sharing what did not change. Start from `undefined` (it stays
- * undefined until the first change) or from `stream.document()`.
+ * undefined until the first change) or from `stream.document()`. The mode
+ * is inferred from the changes (or the document).
  */
+export declare function applyChanges(document: MarkdownDocument, changes: MarkdownChange[]): MarkdownDocument;
+export declare function applyChanges(document: JsonlDocument, changes: JsonlChange[]): JsonlDocument;
+export declare function applyChanges(document: A2uiDocument, changes: A2uiChange[]): A2uiDocument;
+export declare function applyChanges(document: MarkdownDocument | undefined, changes: MarkdownChange[]): MarkdownDocument | undefined;
+export declare function applyChanges(document: JsonlDocument | undefined, changes: JsonlChange[]): JsonlDocument | undefined;
+export declare function applyChanges(document: A2uiDocument | undefined, changes: A2uiChange[]): A2uiDocument | undefined;
+// The mode named (`applyChanges<'jsonl'>(...)`), for code generic over it.
 export declare function applyChanges<M extends StreamMode = 'markdown'>(document: StreamDocuments[M], changes: StreamChanges[M][]): StreamDocuments[M];
 export declare function applyChanges<M extends StreamMode = 'markdown'>(document: StreamDocuments[M] | undefined, changes: StreamChanges[M][]): StreamDocuments[M] | undefined;
 

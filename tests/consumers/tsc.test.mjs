@@ -158,9 +158,17 @@ const items: JsonlChange[] = jsonl.push('{"ops":[]}\\n');
 for (const item of items) if (item.kind === 'step') { const steps: Operation[] = item.ops; void steps; }
 const jsonlDocument: JsonlDocument = jsonl.finish().document;
 const jsonlAgain: JsonlDocument = applyChanges<'jsonl'>(jsonlDocument, items);
+// The mode inferred from the changes, from a document or from nothing.
+const jsonlInferred: JsonlDocument = applyChanges(jsonlDocument, items);
+const jsonlFromNothing: JsonlDocument | undefined = applyChanges(undefined, items);
+// @ts-expect-error markdown changes onto a JSON Lines document
+applyChanges(jsonlDocument, changes);
 const a2ui = new Stream('a2ui');
 const parts: A2uiChange[] = a2ui.push('text');
 const a2uiDocument: A2uiDocument = a2ui.document();
+const a2uiInferred: A2uiDocument = applyChanges(a2uiDocument, parts);
+const a2uiFromNothing: A2uiDocument | undefined = applyChanges(undefined, parts);
+void jsonlInferred, jsonlFromNothing, a2uiInferred, a2uiFromNothing;
 const anyChanges: Change[] = [...changes, ...items, ...parts];
 const documentsByMode: StreamDocuments['markdown'] = rebuilt;
 const changeOf: StreamChanges['jsonl'] | undefined = items[0];
