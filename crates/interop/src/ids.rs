@@ -9,11 +9,11 @@ use surfaces_core::sorted;
 /// Our ids for another format's: each matching `^[a-z][a-z0-9-]{0,40}$`, distinct.
 #[derive(Debug, Clone, Default)]
 pub struct Ids {
-    /// By [`key`], where in `ids` the id given is (a map of a type the
-    /// module has already: each type of map is its own code).
-    given: sorted::Map<String, usize>,
+    /// By [`key`], where in `ids` the id given is (the module's one B-tree
+    /// type: each type of map is its own code).
+    given: sorted::Index,
     ids: Vec<String>,
-    taken: sorted::Set<String>,
+    taken: sorted::Names,
 }
 
 /// The key of `raw`'s copy `copy`: one string, `raw`'s length first, so

@@ -106,7 +106,7 @@ pub fn from_json_render(spec: &Value) -> FromJsonRender {
     // the import, not in a Draft, which would hold it as unreachable. (The
     // walk is by key, through the spec's `children`, as the components'
     // children name the elements' components.)
-    let mut reached = sorted::Set::default();
+    let mut reached = sorted::Names::default();
     let mut next = vec![root.to_string()];
     while let Some(key) = next.pop() {
         let Some(element) = elements.get(&key) else {

@@ -296,14 +296,14 @@ struct SurfaceState {
     started: bool,
     root: Option<String>,
     /// Components by id.
-    components: sorted::Map<String, Value>,
+    components: sorted::ByName<Value>,
     /// What was emitted of each component (and placeholder), so only what
     /// changed goes out.
-    emitted: sorted::Map<String, Value>,
+    emitted: sorted::ByName<Value>,
     /// The ids reachable from the root.
-    reach: sorted::Set<String>,
+    reach: sorted::Names,
     /// The components naming each id as a child.
-    parents: sorted::Map<String, sorted::Set<String>>,
+    parents: sorted::ByName<sorted::Names>,
     /// Updates waiting for the start message.
     pending: Vec<Value>,
 }

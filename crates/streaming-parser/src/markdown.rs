@@ -197,7 +197,7 @@ pub struct MarkdownStream {
     /// The surface fences opened so far, and the ids their info named (for
     /// the body's codes: `too_many_surfaces`, `duplicate_surface_id`).
     fences: usize,
-    surface_ids: sorted::Set<String>,
+    surface_ids: sorted::Names,
 }
 
 impl Default for MarkdownStream {
@@ -222,7 +222,7 @@ impl Default for MarkdownStream {
             completed: false,
             catalog: Catalog::builtin(),
             fences: 0,
-            surface_ids: sorted::Set::default(),
+            surface_ids: sorted::Names::default(),
         }
     }
 }

@@ -82,7 +82,7 @@ pub struct Catalog {
     description: Option<String>,
     icons: Vec<String>,
     entries: Vec<Entry>,
-    index: sorted::Map<String, usize>,
+    index: sorted::Index,
 }
 
 impl Catalog {
@@ -175,7 +175,7 @@ impl Catalog {
             ));
         };
         let mut entries = Vec::with_capacity(components.len());
-        let mut index = sorted::Map::new_vec();
+        let mut index = sorted::Index::new();
         for (name, raw) in components {
             let mut at = String::from("/components");
             pointer::push(&mut at, name);

@@ -57,7 +57,7 @@ enum State<'a> {
 pub fn read_body(text: &str) -> Body {
     let mut body = Body::default();
     let mut state = State::Prose;
-    let mut seen_ids = sorted::Set::default();
+    let mut seen_ids = sorted::Names::default();
     let mut fences = 0;
     for (n, line) in lines(text).enumerate() {
         let line_no = n + 1;

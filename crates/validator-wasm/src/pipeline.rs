@@ -382,7 +382,7 @@ impl Draft {
     fn attempt(&mut self, group: &[Prepared], catalog: &Catalog) -> Result<(), Failed> {
         let (mut targets, mut moved) = affected(&self.document, group);
         // What each target's surface looked like before, while it still does.
-        let mut before: Vec<Option<sorted::Set<String>>> = Vec::new();
+        let mut before: Vec<Option<sorted::Names>> = Vec::new();
         for t in &targets {
             let errors = t
                 .before_at()
@@ -560,7 +560,7 @@ fn commit(report: &mut Report, group: Vec<Prepared>) {
 }
 
 /// The errors among `issues`, each as its [`error_key`].
-fn error_keys(issues: &[Issue]) -> sorted::Set<String> {
+fn error_keys(issues: &[Issue]) -> sorted::Names {
     issues
         .iter()
         .filter(|i| i.is_error())

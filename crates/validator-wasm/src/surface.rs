@@ -470,9 +470,9 @@ fn resolves(data: &Value, path: &str) -> bool {
 }
 
 /// The component tree: ids, parents, root, with what each id and each
-/// `children` entry names found once, when it is built (each lookup hashes
-/// the id: they were a fifth of a `Draft`'s whole check in WebAssembly
-/// while each rule looked up its own).
+/// `children` entry names found once, when it is built (each lookup walks
+/// the id index: they were a fifth of a `Draft`'s whole check in
+/// WebAssembly while each rule looked up its own).
 struct Tree {
     root: Option<usize>,
     /// Per component, the first component with its id (`None`: no id).
@@ -489,11 +489,17 @@ struct Tree {
 
 impl Tree {
     fn build(components: &[Value]) -> Tree {
-        let mut ids = sorted::Map::new_vec();
+        let mut ids = sorted::Index::new();
         let mut first = Vec::new();
         for (i, c) in components.iter().enumerate() {
             let id = field(c, "id").and_then(Value::as_str);
-            first.push(id.map(|id| *ids.entry(id).or_insert(i)));
+            first.push(id.map(|id| match ids.get(id) {
+                Some(&found) => found,
+                None => {
+                    ids.insert(id.to_string(), i);
+                    i
+                }
+            }));
         }
         let root = ids.get("root").copied();
         let mut parent = vec![None; components.len()];

@@ -17,7 +17,7 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
         .unwrap_or("surface");
     let list = surface.get("components").and_then(Value::as_array);
     let list = list.map(Vec::as_slice).unwrap_or_default();
-    let mut by_id = sorted::Map::new_vec();
+    let mut by_id = sorted::Index::new();
     for (i, component) in list.iter().enumerate() {
         if let Some(id) = component.get("id").and_then(Value::as_str) {
             by_id.entry(id.to_string()).or_insert(i);
@@ -25,15 +25,10 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     }
     let mut walk = Walk {
         list,
-        // Inserted one by one: collecting sorts first, a sort the module
-        // would hold only for this.
-        taken: by_id.keys().fold(sorted::Set::default(), |mut set, id| {
-            set.insert(id.clone());
-            set
-        }),
+        taken: by_id.keys().cloned().collect(),
         by_id,
         out: Vec::new(),
-        seen: sorted::Set::default(),
+        seen: sorted::Names::default(),
         version,
         notes: &mut notes,
     };
@@ -70,11 +65,11 @@ pub fn messages(surface: &Value, version: Version) -> ToA2ui {
 
 struct Walk<'a, 'n> {
     list: &'a [Value],
-    by_id: sorted::Map<String, usize>,
+    by_id: sorted::Index,
     /// Ids in use: ours and those made for labels and wrappers.
-    taken: sorted::Set<String>,
+    taken: sorted::Names,
     out: Vec<Value>,
-    seen: sorted::Set<String>,
+    seen: sorted::Names,
     version: Version,
     notes: &'n mut Vec<Note>,
 }

@@ -71,8 +71,8 @@ pub fn surface(state: &SurfaceState, notes: &mut Vec<Note>) -> Value {
 /// The components under a template: its component and those it names
 /// ([`messages::references`]), through any depth; reachable, though copied
 /// once per item only (maybe never, while the data has no items).
-pub(super) fn in_templates(state: &SurfaceState, templates: &[String]) -> sorted::Set<String> {
-    let mut found: sorted::Set<String> = sorted::Set::default();
+pub(super) fn in_templates(state: &SurfaceState, templates: &[String]) -> sorted::Names {
+    let mut found = sorted::Names::default();
     let mut pending: Vec<&str> = templates.iter().map(String::as_str).collect();
     while let Some(raw) = pending.pop() {
         let Some(defined) = state.components.get(raw) else {

@@ -34,7 +34,7 @@ pub struct SurfaceState {
     /// Where it was created.
     pub at: String,
     /// Components by id; `order` keeps their first definition order.
-    pub components: sorted::Map<String, Defined>,
+    pub components: sorted::ByName<Defined>,
     pub order: Vec<String>,
     pub data: Value,
     /// What the messages applied changed, in order, for a streaming import
@@ -241,7 +241,7 @@ fn try_apply(model: &mut Model, message: &Value, at_msg: &str) -> Result<(), Not
                     .and_then(Value::as_str)
                     .map(String::from),
                 at: at_body.clone(),
-                components: sorted::Map::new_vec(),
+                components: sorted::ByName::default(),
                 order: Vec::new(),
                 data: Value::Object(Map::new()),
                 touched: Vec::new(),
@@ -429,6 +429,7 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
     // replaced kept to take them back if the message closes a cycle (not a
     // copy of the surface, which would make each message cost the surface).
     let mut mine: Vec<(String, String)> = Vec::new();
+    let mut once = sorted::Names::default();
     for (i, item) in items.iter().enumerate() {
         let at_item = at_index(at_list, i);
         let id = item.get("id").and_then(Value::as_str);
@@ -439,7 +440,7 @@ fn update_components(surface: &mut SurfaceState, list: &Value, at_list: &str) ->
                 "a component is an object with a string id and component",
             ));
         };
-        if mine.iter().any(|(seen, _)| seen == id) {
+        if !once.insert(id.to_string()) {
             return Err(invalid(
                 &at(&at_item, "id"),
                 "a message defines each component id once",
@@ -531,14 +532,14 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
     // Iterative depth-first search colouring each id once. (Sets of owned
     // ids, as elsewhere in the crate: each set type is code in the
     // WebAssembly module.)
-    let mut done: sorted::Set<String> = sorted::Set::default();
-    let mut on_cycle: sorted::Set<String> = sorted::Set::default();
+    let mut done = sorted::Names::default();
+    let mut on_cycle = sorted::Names::default();
     for (start, _) in mine {
         if done.contains(start.as_str()) {
             continue;
         }
         let mut path: Vec<(&str, Vec<&str>)> = Vec::new();
-        let mut open: sorted::Set<String> = sorted::Set::default();
+        let mut open = sorted::Names::default();
         let refs = |id: &str| {
             let found = surface.components.get(id);
             found.map(|c| references(&c.value)).unwrap_or_default()
@@ -554,8 +555,7 @@ fn cycle<'a>(surface: &SurfaceState, mine: &'a [(String, String)]) -> Option<&'a
                 }
                 Some(next) if done.contains(next) || !surface.components.contains_key(next) => {}
                 Some(next) => {
-                    let at = surface.components.find_index(next).ok()?;
-                    let (key, _) = surface.components.get_indexed(at)?;
+                    let (key, _) = surface.components.get_key_value(next)?;
                     open.insert(key.clone());
                     path.push((key.as_str(), refs(key)));
                 }

@@ -110,6 +110,8 @@ pub struct Tree {
     pub ids: Ids,
     /// How many of the surface's ids `ids` was given, in definition order.
     registered: usize,
+    /// The components converted: at most [`MAX_COMPONENTS`] and their
+    /// panels, so sorted lists (`sorted::Map`, `sorted::Set`) serve here.
     pub nodes: sorted::Map<Key, Node>,
     /// What the walk above root gave.
     top: Vec<Item>,
@@ -128,8 +130,8 @@ pub struct Tree {
     pub cut: Option<(Key, usize)>,
     /// Which nodes read a definition, and which name a component (one
     /// map type for both: each is code in the WebAssembly module).
-    readers: sorted::Map<String, sorted::Set<Key>>,
-    pub named: sorted::Map<String, sorted::Set<Key>>,
+    readers: sorted::ByName<sorted::Set<Key>>,
+    pub named: sorted::ByName<sorted::Set<Key>>,
 }
 
 fn root() -> Key {
@@ -168,12 +170,16 @@ impl Tree {
         for item in &node.items {
             node.size += size(item);
             if let Item::Child { key: child, .. } = item {
-                let named = self.named.entry(child.0.clone()).or_default();
+                let named = self
+                    .named
+                    .get_or_insert_with(child.0.clone(), Default::default);
                 named.insert(key.clone());
             }
         }
         for raw in &node.reads {
-            let readers = self.readers.entry(raw.clone()).or_default();
+            let readers = self
+                .readers
+                .get_or_insert_with(raw.clone(), Default::default);
             readers.insert(key.clone());
         }
         let children = node.value.as_ref().and_then(|v| v["children"].as_array());
@@ -271,12 +277,15 @@ impl Tree {
         self.push_notes(&self.top, &mut out);
         let in_templates = in_templates(state, &self.templates);
         for raw in &state.order {
+            let Some(defined) = state.components.get(raw) else {
+                continue;
+            };
             if !self.used.contains(&(raw.clone(), String::new()))
                 && !in_templates.contains(raw.as_str())
             {
                 out.push(Note::new(
                     "not_reachable",
-                    state.components[raw].at.clone(),
+                    defined.at.clone(),
                     ["component ", raw, " is not reachable from root; left out"].concat(),
                 ));
             }
@@ -334,7 +343,7 @@ impl Tree {
             self.ids.original(raw);
         }
         self.registered = state.order.len();
-        let mut dirty = sorted::Set::default();
+        let mut dirty = sorted::Names::default();
         let mut paths: Vec<&[String]> = Vec::new();
         for touch in touched {
             match touch {
@@ -424,7 +433,7 @@ impl Tree {
         &mut self,
         state: &SurfaceState,
         key: &Key,
-        dirty: &sorted::Set<String>,
+        dirty: &sorted::Names,
         fresh: &mut sorted::Set<Key>,
         ops: &mut Vec<Value>,
     ) -> Option<bool> {

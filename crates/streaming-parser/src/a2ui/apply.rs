@@ -3,9 +3,7 @@
 //! tree when something in it changed; data updates emit only what is new.
 
 use super::sniff::bare_start;
-use super::tree::{
-    absolute_paths, child_ids, component_name, placeholder, set_of, with_placeholders,
-};
+use super::tree::{absolute_paths, child_ids, component_name, placeholder, with_placeholders};
 use super::{envelope, A2uiStream, Undo, Version};
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -99,7 +97,13 @@ impl A2uiStream {
             state.pending.push(message);
             return Ok(Vec::new());
         }
-        self.components_of(&kind, &surface_id, &body, &message, sorted::Map::new_vec())
+        self.components_of(
+            &kind,
+            &surface_id,
+            &body,
+            &message,
+            sorted::ByName::default(),
+        )
     }
 
     /// The first component of `body`'s list lacking a property its catalog
@@ -139,7 +143,7 @@ impl A2uiStream {
             return Ok(message);
         }
         self.check_required(body)?;
-        let shown = self.shown_components(surface_id, body, sorted::Map::new_vec())?;
+        let shown = self.shown_components(surface_id, body, sorted::ByName::default())?;
         if let Some(body) = body.as_object_mut() {
             if shown.is_empty() {
                 body.remove("components");
@@ -176,7 +180,7 @@ impl A2uiStream {
             surface_id,
             &body,
             &message,
-            sorted::Map::new_vec(),
+            sorted::ByName::default(),
         )?);
         if let Some(value) = body.get("dataModel") {
             let tag = message.get("version").cloned();
@@ -196,7 +200,7 @@ impl A2uiStream {
         surface_id: &str,
         body: &Value,
         message: &Value,
-        before: sorted::Map<String, Value>,
+        before: sorted::ByName<Value>,
     ) -> Result<Vec<Value>, String> {
         if kind == "deleteSurface" {
             self.surfaces.remove(surface_id);
@@ -214,7 +218,10 @@ impl A2uiStream {
         }
         out.insert(
             kind.to_string(),
-            json!({"surfaceId": surface_id, "components": fresh}),
+            validator_wasm::object([
+                ("surfaceId", surface_id.into()),
+                ("components", Value::Array(fresh)),
+            ]),
         );
         Ok(alloc::vec![Value::Object(out)])
     }
@@ -226,7 +233,7 @@ impl A2uiStream {
         &mut self,
         surface_id: &str,
         body: &Value,
-        mut before: sorted::Map<String, Value>,
+        mut before: sorted::ByName<Value>,
     ) -> Result<Vec<Value>, String> {
         let version = self.version;
         let Some(state) = self.surfaces.get_mut(surface_id) else {
@@ -248,7 +255,7 @@ impl A2uiStream {
         let mut fresh: Vec<Value> = Vec::new();
         // The children not streamed yet, in the order first named.
         let mut stand_ins: Vec<String> = Vec::new();
-        let mut named = sorted::Set::default();
+        let mut named = sorted::Names::default();
         for id in state.update(&before, version)? {
             let Some(component) = state
                 .components
@@ -269,7 +276,7 @@ impl A2uiStream {
                         stand_ins.push(child.clone());
                     }
                 }
-                with_placeholders(component, &set_of(missing), version)
+                with_placeholders(component, &sorted::Names::from_iter(missing), version)
             } else {
                 // A reference a renderer cannot resolve: the parent waits.
                 continue;
@@ -286,9 +293,9 @@ impl A2uiStream {
         for child in stand_ins {
             // A placeholder never changes: each is built and sent once.
             let id = ["loading_", &child].concat();
-            if let sorted::Entry::Vacant(slot) = state.emitted.entry(id.clone()) {
+            if !state.emitted.contains_key(&id) {
                 let shown = placeholder(&child, version);
-                slot.insert(shown.clone());
+                state.emitted.insert(id.clone(), shown.clone());
                 self.undo.push(Undo::Shown(surface_id.into(), id, None));
                 fresh.push(shown);
             }

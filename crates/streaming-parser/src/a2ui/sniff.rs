@@ -169,7 +169,7 @@ impl A2uiStream {
         // Each reading replaces the one before: what only the one before
         // showed is taken back, so a component hidden again (a value of it
         // just cut to `{}`) is missing as in a reading of the text whole.
-        let mut before = sorted::Map::new_vec();
+        let mut before = sorted::ByName::default();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
                 state.set(&id, value, &mut before);
@@ -181,7 +181,11 @@ impl A2uiStream {
             let value = state.components.get(id).cloned();
             self.read.push((surface_id.clone(), id.into(), value));
         }
-        let body = json!({"surfaceId": surface_id, "components": whole});
+        // Moved in, not copied through serde (json! would copy every component).
+        let body = validator_wasm::object([
+            ("surfaceId", surface_id.as_str().into()),
+            ("components", Value::Array(whole)),
+        ]);
         match self.components_of(update, &surface_id, &body, &partial.value, before) {
             Ok(messages) => {
                 for m in messages {
@@ -200,10 +204,10 @@ impl A2uiStream {
     /// Puts back what the components of the last reading replaced, and
     /// what each surface reaches from its root with them.
     fn take_back_reading(&mut self) -> Result<(), String> {
-        let mut touched = sorted::Set::default();
+        let mut touched = sorted::Names::default();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
-                state.set(&id, value, &mut sorted::Map::new_vec());
+                state.set(&id, value, &mut sorted::ByName::default());
                 touched.insert(surface);
             }
         }
@@ -279,13 +283,13 @@ impl A2uiStream {
         }
         // What each surface had before, the surfaces in order (a list, not
         // a map of maps: each map type is code in the WebAssembly module).
-        let mut before: Vec<(String, sorted::Map<String, Value>)> = Vec::new();
+        let mut before: Vec<(String, sorted::ByName<Value>)> = Vec::new();
         for (surface, id, value) in self.read.drain(..).rev() {
             if let Some(state) = self.surfaces.get_mut(&surface) {
                 let i = match before.binary_search_by(|(s, _)| s.cmp(&surface)) {
                     Ok(i) => i,
                     Err(i) => {
-                        before.insert(i, (surface, sorted::Map::new_vec()));
+                        before.insert(i, (surface, sorted::ByName::default()));
                         i
                     }
                 };

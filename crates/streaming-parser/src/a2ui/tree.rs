@@ -23,7 +23,7 @@ pub(super) fn placeholder(id: &str, version: Version) -> Value {
 /// placeholders.
 pub(super) fn with_placeholders(
     component: &Value,
-    missing: &sorted::Set<String>,
+    missing: &sorted::Names,
     version: Version,
 ) -> Value {
     let mut out = component.clone();
@@ -36,7 +36,7 @@ pub(super) fn with_placeholders(
     };
     let Some(body) = body else { return out };
     let swap = |v: &mut Value| {
-        if let Some(id) = v.as_str().filter(|id| missing.contains(*id)) {
+        if let Some(id) = v.as_str().filter(|id| missing.contains(id)) {
             *v = json!(["loading_", id].concat());
         }
     };
@@ -124,7 +124,7 @@ fn walk(
     };
     // Depth-first, with the path kept (and indexed) to tell a cycle from a
     // shared child.
-    let mut seen = set_of([String::from(from)]);
+    let mut seen = sorted::Names::from_iter([String::from(from)]);
     let mut on_path = seen.clone();
     let mut path: Vec<(String, Vec<String>)> = alloc::vec![(from.into(), children(from))];
     out.push(String::from(from));
@@ -166,15 +166,13 @@ impl SurfaceState {
         &mut self,
         id: &str,
         value: Option<Value>,
-        before: &mut sorted::Map<String, Value>,
+        before: &mut sorted::ByName<Value>,
     ) {
         let old = match value {
             Some(v) => self.components.insert(id.into(), v),
             None => self.components.remove(id),
         };
-        before
-            .entry(id.into())
-            .or_insert(old.unwrap_or(Value::Null));
+        before.get_or_insert_with(id.into(), || old.unwrap_or(Value::Null));
     }
 
     /// Brings what is reachable from the root up to date after the changes
@@ -189,23 +187,24 @@ impl SurfaceState {
     /// or went, as either may leave something unreachable.
     pub(super) fn update(
         &mut self,
-        before: &sorted::Map<String, Value>,
+        before: &sorted::ByName<Value>,
         version: Version,
-    ) -> Result<sorted::Set<String>, String> {
-        let mut changed = sorted::Set::default();
+    ) -> Result<sorted::Names, String> {
+        let mut changed = sorted::Names::default();
         let Some(root) = self.root.clone() else {
             return Ok(changed);
         };
         let mut again = false;
         // New references into what may become reachable: (parent, child).
         let mut entries: Vec<(Option<String>, String)> = Vec::new();
-        for (id, old) in before {
+        for (id, old) in before.iter() {
             let (old, now) = (Some(old).filter(|o| !o.is_null()), self.components.get(id));
             if old == now {
                 continue;
             }
-            let ids =
-                |c: Option<&Value>| set_of(c.map(|c| child_ids(c, version)).unwrap_or_default());
+            let ids = |c: Option<&Value>| {
+                sorted::Names::from_iter(c.map(|c| child_ids(c, version)).unwrap_or_default())
+            };
             let (was, is) = (ids(old), ids(now));
             let reached = self.reach.contains(id);
             for child in was.difference(&is) {
@@ -215,7 +214,9 @@ impl SurfaceState {
                 again |= reached && self.reach.contains(child);
             }
             for child in is.difference(&was) {
-                let parents = self.parents.entry(child.clone()).or_default();
+                let parents = self
+                    .parents
+                    .get_or_insert_with(child.clone(), Default::default);
                 parents.insert(id.clone());
                 if reached {
                     entries.push((Some(id.clone()), child.clone()));
@@ -223,14 +224,14 @@ impl SurfaceState {
             }
             if old.is_none() != now.is_none() {
                 let parents = self.parents.get(id).into_iter().flatten();
-                changed.extend(parents.filter(|p| self.reach.contains(*p)).cloned());
+                changed.extend(parents.filter(|p| self.reach.contains(p)).cloned());
                 again |= now.is_none() && reached;
                 if now.is_some() && !reached {
                     if *id == root {
                         entries.push((None, id.clone()));
                     }
                     let parents = self.parents.get(id).into_iter().flatten();
-                    let reaching = parents.filter(|p| self.reach.contains(*p));
+                    let reaching = parents.filter(|p| self.reach.contains(p));
                     entries.extend(reaching.map(|p| (Some(p.clone()), id.clone())));
                 }
             }
@@ -239,7 +240,7 @@ impl SurfaceState {
             }
         }
         if again {
-            self.reach = set_of(walk(self, version, &root, None)?);
+            self.reach = sorted::Names::from_iter(walk(self, version, &root, None)?);
             changed.extend(self.reach.iter().cloned());
             return Ok(changed);
         }
@@ -258,9 +259,10 @@ impl SurfaceState {
     /// error.
     pub(super) fn rebuild(&mut self, version: Version) -> Result<(), String> {
         self.parents.clear();
-        for (id, component) in &self.components {
+        for (id, component) in self.components.iter() {
             for child in child_ids(component, version) {
-                self.parents.entry(child).or_default().insert(id.clone());
+                let parents = self.parents.get_or_insert_with(child, Default::default);
+                parents.insert(id.clone());
             }
         }
         self.reach_again(version)
@@ -270,8 +272,8 @@ impl SurfaceState {
     /// again), or the cycle error.
     pub(super) fn reach_again(&mut self, version: Version) -> Result<(), String> {
         self.reach = match self.root.clone() {
-            Some(root) => set_of(walk(self, version, &root, None)?),
-            None => sorted::Set::default(),
+            Some(root) => sorted::Names::from_iter(walk(self, version, &root, None)?),
+            None => sorted::Names::default(),
         };
         Ok(())
     }
@@ -328,14 +330,4 @@ pub(super) fn absolute_paths(value: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(absolute_paths),
         _ => {}
     }
-}
-
-/// A set of `items`, one insert each: collecting into a `sorted::Set` sorts
-/// first, which links a sort per item type (about 3 KB of wasm each).
-pub(super) fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> sorted::Set<T> {
-    let mut set = sorted::Set::default();
-    for item in items {
-        set.insert(item);
-    }
-    set
 }
