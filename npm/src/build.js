@@ -22,19 +22,22 @@ const token = (t) => t.replace(/~1/g, '/').replace(/~0/g, '~');
 /**
  * `section` with the prop an add or replace `ghost` is writing (its path
  * `/components/<index or id>/props/<key>`, into the section) holding
- * `value`, and that prop's path by index; null for any other ghost.
+ * `value`, as the operation will leave it; null for any other ghost, and
+ * for one the operation cannot apply (a replace of a prop not there, an add
+ * into a component without props, a malformed pointer).
  */
 const writtenProp = (section, ghost, value) => {
   const m = /^\/components\/([^/]+)\/props\/([^/]+)$/.exec(ghost.path);
-  if (!m || (ghost.op !== 'add' && ghost.op !== 'replace')) return null;
+  if (!m || (ghost.op !== 'add' && ghost.op !== 'replace') || /~([^01]|$)/.test(ghost.path)) return null;
   const [at, key] = [token(m[1]), token(m[2])];
   const k = /^(0|[1-9]\d*)$/.test(at) ? Number(at) : section.components.findIndex((c) => c?.id === at);
   const c = section.components[k];
-  if (!isObject(c)) return null;
+  if (!isObject(c) || !isObject(c.props) || (ghost.op === 'replace' && !Object.hasOwn(c.props, key))) return null;
   const components = section.components.slice();
-  components[k] = { ...c, props: { ...(isObject(c.props) ? c.props : {}), [key]: value } };
-  return { section: { ...section, components }, at: `/components/${k}/props/${m[2]}` };
+  components[k] = { ...c, props: { ...c.props, [key]: value } };
+  return { ...section, components };
 };
+const issueKey = (i) => `${i.code} ${i.path}`;
 const problem = (code, path, message) => ({ code, path, message });
 
 /**
@@ -152,7 +155,8 @@ class ToolInput {
     // an operation's value for a display prop (path first, as ops are written).
     const top = this.stack.at(-1);
     if (!t.key && top && !top.array && top.colon && (DISPLAY_KEYS.has(top.key) || (top.key === 'value' && DISPLAY_PROP.test(top.value.path)))) {
-      top.value[top.key] = t.text;
+      // Not half a surrogate pair (\ud83d of an escaped emoji): no text.
+      top.value[top.key] = /[\ud800-\udbff]$/.test(t.text) ? t.text.slice(0, -1) : t.text;
       this.growing = { object: top.value, key: top.key };
     }
   }
@@ -286,13 +290,22 @@ export class BuildSession {
     const g = this.#ghost;
     const ghost = g && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
     const options = { catalog: this.#catalog, mode: 'preview', ghost };
-    // A prop being written shows its value so far, unless the prop refuses it.
-    const written = ghost && 'value' in g && writtenProp(section, ghost, g.value);
-    if (written) {
-      const out = renderSurface(written.section, options);
-      if (out.ok && !out.issues.some((i) => i.path === written.at || i.path.startsWith(`${written.at}/`))) return out.html;
+    let out = renderSurface(section, options);
+    // A prop being written shows its value so far, else the last value of
+    // it drawn, unless that brings an issue the draft does not have (no
+    // placeholder flickers in while a value is written).
+    if (ghost && 'value' in g) {
+      const known = new Set(out.issues.map(issueKey));
+      for (const value of new Set([g.value, g.drawn].filter((v) => v !== undefined))) {
+        const written = writtenProp(section, ghost, value);
+        const tried = written && renderSurface(written, options);
+        if (tried?.ok && tried.issues.every((i) => known.has(issueKey(i)))) {
+          g.drawn = value;
+          out = tried;
+          break;
+        }
+      }
     }
-    const out = renderSurface(section, options);
     if (out.ok) return out.html;
     const first = out.issues.find((i) => i.severity === 'error');
     return label(first.code, `Section "${id}": ${first.message} (at ${first.path || '/'})`);
@@ -524,8 +537,16 @@ export class BuildSession {
       if (same) ghost.issues = last.issues;
       else if (component.component) ghost.issues = this.#ghostIssues(component, ghost.path);
     }
-    // A text, number or boolean read so far: previewHtml draws it in place.
-    if (['string', 'number', 'boolean'].includes(typeof value)) Object.defineProperty(ghost, 'value', { value });
+    // A text, number or boolean read so far: previewHtml draws it in place,
+    // where the path names the component the value lands on: by id, or by
+    // a position no earlier operation of the call (not applied here yet)
+    // moves. What it last drew of this operation carries over.
+    const ops = read.root?.ops ?? read.root;
+    const moves = (o) => o?.op !== 'replace' && o?.op !== 'test' && [o?.path, o?.from].some((p) => /\/components\/[^/]+$/.test(p));
+    const shifted = Array.isArray(ops) && ops.slice(0, -1).some(moves) && /\/components\/\d+\//.test(op.path);
+    if (['string', 'number', 'boolean'].includes(typeof value) && !shifted) Object.defineProperty(ghost, 'value', { value });
+    const drawn = last && last.path === ghost.path && last.op === ghost.op ? last.drawn : undefined;
+    Object.defineProperty(ghost, 'drawn', { value: drawn, writable: true });
     Object.defineProperty(ghost, 'read', { value: { shape: read.shape } });
     return ghost;
   }

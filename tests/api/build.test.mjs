@@ -7,6 +7,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import jsonpatch from 'fast-json-patch';
 import { EventSchemas } from '@ag-ui/core/schemas';
@@ -352,5 +353,51 @@ test('previewHtml: a prop being written shows the value read so far, in place; o
   assert.doesNotMatch(half, /data-ch-placeholder/);
   // Deeper than a prop, or a remove: drawn as the component marked, nothing substituted.
   assert.match(writing('{"op":"remove","path":"/sections/0/components/title/props/text"'), /data-ch-ghost[^>]*>Old title</);
+  // What the operation cannot apply is not drawn: a replace of a prop not
+  // there, an add into a component without props (RFC 6902 refuses both).
+  assert.doesNotMatch(writing('{"op":"replace","path":"/sections/0/components/cta/props/disabled","value":true'), / disabled/);
+  assert.doesNotMatch(writing('{"op":"add","path":"/sections/0/components/0/props/gap","value":"large"'), /ch-gap-large/);
+  // Half an escaped surrogate pair shows the text before it, not the old value.
+  assert.match(writing('{"op":"replace","path":"/sections/0/components/title/props/text","value":"Hi \\ud83d'), />Hi <\/h2>/);
+});
+
+test('previewHtml: a value the props refuse as a whole is not drawn; past a limit, the last value drawn stays', () => {
+  const catalog = JSON.parse(readFileSync(join(root, 'npm/catalog/blog@1.json'), 'utf8'));
+  catalog.catalog = 'custom@1';
+  const heading = catalog.components.Heading.props;
+  heading.properties.subtitle = { type: 'string', maxLength: 100 };
+  heading.required = [];
+  heading.oneOf = [{ required: ['text'] }, { required: ['subtitle'] }];
+  const doc = { components: [{ id: 'root', component: 'Stack', children: ['t'] }, { id: 't', component: 'Heading', props: { text: 'Old title' } }] };
+  const s = new b.BuildSession({ document: doc, catalog });
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const at = (delta) => (s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta }), s.previewHtml());
+  // Text and subtitle together match both forms of oneOf: refused at
+  // /components/1/props, so the heading stays as it is, no placeholder.
+  const both = at('{"ops":[{"op":"add","path":"/components/t/props/subtitle","value":"Sub"');
+  assert.match(both, /data-ch-ghost[^>]*>Old title</);
+  assert.doesNotMatch(both, /data-ch-placeholder/);
+  // A text growing past the catalog's 200 characters keeps its last 200 drawn.
+  const long = new b.BuildSession({ document: doc });
+  long.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const add = (delta) => (long.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta }), long.previewHtml());
+  add('{"ops":[{"op":"replace","path":"/components/1/props/text","value":"');
+  assert.match(add('x'.repeat(200)), new RegExp(`>${'x'.repeat(200)}<`));
+  const past = add('y');
+  assert.match(past, new RegExp(`>${'x'.repeat(200)}<`));
+  assert.doesNotMatch(past, /data-ch-placeholder/);
+  // An earlier operation of the call (applied here once the call ends)
+  // moves positions: B's new text by position is not drawn, where it would
+  // land on A; by id it is drawn on B.
+  const pair = { components: [{ id: 'root', component: 'Stack', children: ['a', 'b'] },
+    { id: 'a', component: 'Text', props: { text: 'A text' } }, { id: 'b', component: 'Text', props: { text: 'B text' } }] };
+  const moved = (target) => {
+    const m = new b.BuildSession({ document: pair });
+    m.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+    m.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: `{"ops":[{"op":"remove","path":"/components/1"},{"op":"replace","path":"/components/${target}/props/text","value":"New B` });
+    return m.previewHtml();
+  };
+  assert.doesNotMatch(moved('1'), /New B/);
+  assert.match(moved('b'), /data-component-id="b"[^>]*>New B</);
 });
 
