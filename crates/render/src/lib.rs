@@ -82,7 +82,8 @@
 //!   child not allowed after its parent, in place of the child. `data-component-id` goes on
 //!   a component's first element (inside a `visible` wrapper, which has no
 //!   box to point at). The ghost of an added component is drawn last in
-//!   root (a `Draft` holds it until a parent names it), one replacing a
+//!   root (a `Draft` holds it until a parent names it; an id another
+//!   component holds stays off it, so each id is on one element), one replacing a
 //!   component in its place, one changing a component's prop or children
 //!   marks that component; its path may name the component by position or
 //!   by id (`/components/cta/props/label`), as `rewrite_path` reads it.
@@ -768,7 +769,16 @@ impl<'a> Renderer<'a> {
             if depth <= 8 {
                 let start = out.len();
                 self.body(out, &Node::new(c, depth, None));
-                self.mark(out, start, c.get("id").and_then(Value::as_str), true);
+                // An id another component holds (an add the pipeline will
+                // refuse as a duplicate) stays off the ghost: one element
+                // per id, so the morph keys the component that has it.
+                let replaced = match self.ghost {
+                    Drawn::Replace(i, _) => Some(i),
+                    _ => None,
+                };
+                let id = c.get("id").and_then(Value::as_str);
+                let id = id.filter(|id| self.find(id).is_none_or(|at| Some(at) == replaced));
+                self.mark(out, start, id, true);
             }
         }
     }

@@ -745,6 +745,26 @@ fn a_preview_draws_the_ghost_where_it_will_land() {
         !html.contains("Hi</h2>") && html.contains("data-ch-ghost"),
         "{html}"
     );
+    // An added component with an id the surface has already (the pipeline
+    // will refuse it): drawn, but the id stays on the component holding it.
+    let twin = json!({"id": "title", "component": "Text", "props": {"text": "Twin"}});
+    let html = preview(
+        &alone,
+        Some(Ghost {
+            op: "add",
+            path: "/components/-",
+            component: Some(&twin),
+        }),
+    );
+    assert!(
+        html.contains("<p data-ch-ghost class=") && html.contains(">Twin</p>"),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches(r#"data-component-id="title""#).count(),
+        1,
+        "{html}"
+    );
     // A path that names nothing draws nothing.
     let nowhere = Ghost {
         op: "add",
