@@ -37,6 +37,21 @@ function stream(n) {
   return messages;
 }
 
+/**
+ * The same surface as one `updateComponents` of every component, ids in
+ * descending order (the order a map keyed by id pays most for, when it
+ * keeps its keys sorted by moving them).
+ */
+function oneMessage(n) {
+  const v = "v0.9";
+  const ids = Array.from({ length: n - 1 }, (_, i) => `c${String(n - 2 - i).padStart(6, "0")}`);
+  const components = [{ id: "root", component: "Column", children: ids }, ...ids.map((id) => ({ id, component: "Text", text: id }))];
+  return [
+    { version: v, createSurface: { surfaceId: "s", catalogId: basicCatalog.id } },
+    { version: v, updateComponents: { surfaceId: "s", components } },
+  ];
+}
+
 const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const runs = 5;
@@ -57,6 +72,7 @@ const byMessage = (messages) => {
 };
 const ways = {
   "fromA2ui, the whole list": (messages) => interop.fromA2ui(messages),
+  "fromA2ui, one message of every component, ids descending, past the limit": (messages) => interop.fromA2ui(messages),
   "A2uiImport, message by message": byMessage,
   // Past the converter's limit: the rest left out, message by message.
   "A2uiImport, message by message, past the 1,000-component limit": byMessage,
@@ -88,7 +104,7 @@ const rows = [];
 const scaling = [];
 for (const [name, f] of Object.entries(ways)) {
   const times = sizes(name).map((n) => {
-    const messages = stream(n);
+    const messages = (name.includes("one message") ? oneMessage : stream)(n);
     const text = messages.map((m) => JSON.stringify(m) + "\n").join("");
     const ours = timed(() => f(messages, text));
     const theirs = timed(() => peer(messages));
@@ -118,6 +134,7 @@ validates every push in a \`Draft\`).
 ${table(["ours", "components", "ours (ms)", "MessageProcessor (ms)", "ratio"], rows)}
 
 What doubling the stream costs (1,000 components over 500, 4,000 over
-2,000 past the limit, 200 over 100 into the Draft; linear is 2):
+2,000 past the limit, 200 over 100 into the Draft; linear is 2; the
+peer's row is for the stream of one message per component):
 
 ${table(["", "2x input / 1x"], scaling)}`);
