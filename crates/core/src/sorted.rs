@@ -369,17 +369,21 @@ mod tests {
     use std::string::ToString;
     use std::vec::Vec;
 
-    /// Random inserts, removals and lookups give `BTreeSet`'s and
-    /// `BTreeMap`'s answers, and iterate in their order.
-    #[test]
-    fn answers_as_the_b_tree_does() {
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = move || {
+    /// A xorshift sequence from `seed`: the same random operations each run.
+    fn xorshift(mut seed: u32) -> impl FnMut() -> u32 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 17;
             seed ^= seed << 5;
             seed
-        };
+        }
+    }
+
+    /// Random inserts, removals and lookups give `BTreeSet`'s and
+    /// `BTreeMap`'s answers, and iterate in their order.
+    #[test]
+    fn answers_as_the_b_tree_does() {
+        let mut next = xorshift(0x9e37_79b9_u32);
         let (mut set, mut theirs) = (Set::default(), BTreeSet::new());
         let (mut map, mut their_map) = (Map::new_vec(), BTreeMap::new());
         for _ in 0..5_000 {
@@ -414,13 +418,7 @@ mod tests {
     /// sit in a list of slots used again after removals.
     #[test]
     fn by_name_answers_as_the_b_tree_does() {
-        let mut seed = 0x2545_f491_u32;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed
-        };
+        let mut next = xorshift(0x2545_f491_u32);
         let (mut names, mut theirs) = (Names::default(), BTreeSet::new());
         let (mut map, mut their_map) = (ByName::default(), BTreeMap::new());
         for step in 0..5_000u32 {
