@@ -288,7 +288,7 @@ export class BuildSession {
     const label = (code, text) => `<div data-section-id="${escapeHtml(id)}" class="ch-placeholder" data-ch-placeholder="${code}"><span class="ch-placeholder-label">${escapeHtml(text)}</span></div>\n`;
     if (!Array.isArray(section?.components)) return label('not_a_surface', `Section "${id}" (${section?.kind ?? 'no kind'}): not a surface, not drawn here`);
     const g = this.#ghost;
-    const ghost = g && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
+    const ghost = g && !g.shifted && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
     const options = { catalog: this.#catalog, mode: 'preview', ghost };
     let out = renderSurface(section, options);
     // A prop being written shows its value so far, else the last value of
@@ -537,13 +537,17 @@ export class BuildSession {
       if (same) ghost.issues = last.issues;
       else if (component.component) ghost.issues = this.#ghostIssues(component, ghost.path);
     }
-    // A text, number or boolean read so far: previewHtml draws it in place,
-    // where the path names the component the value lands on: by id, or by
-    // a position no earlier operation of the call (not applied here yet)
-    // moves. What it last drew of this operation carries over.
+    // An earlier operation of the call (applied here when the call ends)
+    // that adds, removes or moves a component shifts positions: a ghost
+    // naming a component by position then names another one here, and
+    // previewHtml draws nothing of it (an added component, drawn last in
+    // root, stays). Else a text, number or boolean read so far is drawn in
+    // place, and what was last drawn of this operation carries over.
     const ops = read.root?.ops ?? read.root;
     const moves = (o) => o?.op !== 'replace' && o?.op !== 'test' && [o?.path, o?.from].some((p) => /\/components\/[^/]+$/.test(p));
-    const shifted = Array.isArray(ops) && ops.slice(0, -1).some(moves) && /\/components\/\d+\//.test(op.path);
+    const byPosition = /\/components\/\d+(\/|$)/.test(op.path) && !(op.op === 'add' && /\/components\/\d+$/.test(op.path));
+    const shifted = Array.isArray(ops) && ops.slice(0, -1).some(moves) && byPosition;
+    Object.defineProperty(ghost, 'shifted', { value: shifted });
     if (['string', 'number', 'boolean'].includes(typeof value) && !shifted) Object.defineProperty(ghost, 'value', { value });
     const drawn = last && last.path === ghost.path && last.op === ghost.op ? last.drawn : undefined;
     Object.defineProperty(ghost, 'drawn', { value: drawn, writable: true });

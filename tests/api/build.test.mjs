@@ -398,6 +398,7 @@ test('previewHtml: a value the props refuse as a whole is not drawn; past a limi
     return m.previewHtml();
   };
   assert.doesNotMatch(moved('1'), /New B/);
+  assert.doesNotMatch(moved('1'), /data-ch-ghost/, 'not A marked as the ghost either');
   assert.match(moved('b'), /data-component-id="b"[^>]*>New B</);
 });
 
