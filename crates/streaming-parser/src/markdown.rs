@@ -1269,6 +1269,11 @@ mod tests {
         assert_eq!(heal(":::t\na"), ":::t\na\n:::");
         // A `\r\n` ends it.
         assert_eq!(heal("    `\r\n\r\n`b"), "    `\r\n\r\n`b`");
+        // After a lone `\r` (half a `\r\n`, maybe), a closer goes on a line
+        // of its own through a `\n` (fuzz/regressions/markdown_stream/
+        // a-fence-opener-ending-in-a-lone-cr).
+        assert_eq!(heal("a\n\n```js\r"), "a\n\n```js\r\n```");
+        assert_eq!(heal(":::t\r"), ":::t\r\n:::");
     }
 }
 

@@ -252,8 +252,10 @@ impl MarkdownStream {
             }
             Kind::Code | Kind::Surface => {
                 // A line of its own: after the unfinished line, or after the
-                // opener the end of the text completed without a line end.
-                let ended = b.text.is_empty() || b.text.ends_with(['\n', '\r']);
+                // opener the end of the text completed without a line end
+                // (or with a lone `\r`, which may be half a `\r\n`: a closer
+                // right after it is the same line to pulldown-cmark).
+                let ended = b.text.is_empty() || b.text.ends_with('\n');
                 let suffix = b.fence.map_or_else(String::new, |(marker, n)| {
                     fence_closer(marker, n, !line.is_empty() || !ended)
                 });
@@ -263,8 +265,9 @@ impl MarkdownStream {
                 let mut suffix = String::new();
                 // A line of its own, as for a fence: after the unfinished
                 // line, or after the opener the end of the text completed
-                // without a line end (`:::t` healed as `:::t:::` is prose).
-                let ended = b.text.is_empty() || b.text.ends_with(['\n', '\r']);
+                // without a line end (`:::t` healed as `:::t:::` is prose),
+                // or with a lone `\r`, as for a fence.
+                let ended = b.text.is_empty() || b.text.ends_with('\n');
                 if !line.is_empty() || !ended {
                     suffix.push('\n');
                 }
