@@ -765,21 +765,20 @@ impl<'a> Renderer<'a> {
 
     /// The ghost of a component being added or replacing one.
     fn ghost_component(&self, out: &mut String, depth: usize) {
-        if let Drawn::Add(c) | Drawn::Replace(_, c) = self.ghost {
-            if depth <= 8 {
-                let start = out.len();
-                self.body(out, &Node::new(c, depth, None));
-                // An id another component holds (an add the pipeline will
-                // refuse as a duplicate) stays off the ghost: one element
-                // per id, so the morph keys the component that has it.
-                let replaced = match self.ghost {
-                    Drawn::Replace(i, _) => Some(i),
-                    _ => None,
-                };
-                let id = c.get("id").and_then(Value::as_str);
-                let id = id.filter(|id| self.find(id).is_none_or(|at| Some(at) == replaced));
-                self.mark(out, start, id, true);
-            }
+        let (c, replaced) = match self.ghost {
+            Drawn::Add(c) => (c, None),
+            Drawn::Replace(i, c) => (c, Some(i)),
+            _ => return,
+        };
+        if depth <= 8 {
+            let start = out.len();
+            self.body(out, &Node::new(c, depth, None));
+            // An id another component holds (an add the pipeline will
+            // refuse as a duplicate) stays off the ghost: one element per
+            // id, so the morph keys the component that has it.
+            let id = c.get("id").and_then(Value::as_str);
+            let id = id.filter(|id| self.find(id).is_none_or(|at| Some(at) == replaced));
+            self.mark(out, start, id, true);
         }
     }
 
