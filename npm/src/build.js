@@ -38,6 +38,9 @@ const writtenProp = (section, ghost, value) => {
   return { ...section, components };
 };
 const issueKey = (i) => `${i.code} ${i.path}`;
+// Whether an operation adds, removes or moves a component (shifting the
+// positions after it).
+const movesComponents = (o) => o?.op !== 'replace' && o?.op !== 'test' && [o?.path, o?.from].some((p) => /\/components\/[^/]+$/.test(p));
 const problem = (code, path, message) => ({ code, path, message });
 
 /**
@@ -58,6 +61,9 @@ class ToolInput {
   at = 0;
   stack = [];
   token = null;
+  /** How many finished operations `writing` looked at, and whether one moved components. */
+  looked = 0;
+  moved = false;
 
   push(delta) {
     for (const c of delta) {
@@ -160,10 +166,14 @@ class ToolInput {
       this.growing = { object: top.value, key: top.key };
     }
   }
-  /** The operation being written: the last item of `ops` so far (until the call ends), or null. */
+  /** The operation being written: the last item of `ops` so far (until the call ends), or null; `moved` brought up to date. */
   writing() {
     const ops = Array.isArray(this.root) ? this.root : this.root?.ops;
-    const op = Array.isArray(ops) ? ops.at(-1) : undefined;
+    if (!Array.isArray(ops)) return null;
+    // `moved`: whether one before it adds, removes or moves a component,
+    // each finished one looked at once.
+    for (; this.looked < ops.length - 1; this.looked++) this.moved ||= movesComponents(ops[this.looked]);
+    const op = ops.at(-1);
     return isObject(op) ? op : null;
   }
 }
@@ -290,22 +300,26 @@ export class BuildSession {
     const g = this.#ghost;
     const ghost = g && !g.shifted && g.path.startsWith(`${at}/`) ? { op: g.op, path: g.path.slice(at.length), component: g.component } : null;
     const options = { catalog: this.#catalog, mode: 'preview', ghost };
-    let out = renderSurface(section, options);
+    let out, known;
     // A prop being written shows its value so far, else the last value of
     // it drawn, unless that brings an issue the draft does not have (no
-    // placeholder flickers in while a value is written).
+    // placeholder flickers in while a value is written). The draft alone is
+    // rendered only when a value brings issues, or none is drawn.
     if (ghost && 'value' in g) {
-      const known = new Set(out.issues.map(issueKey));
-      for (const value of new Set([g.value, g.drawn].filter((v) => v !== undefined))) {
+      for (const value of new Set([g.value, g.drawn ?? g.value])) {
         const written = writtenProp(section, ghost, value);
         const tried = written && renderSurface(written, options);
-        if (tried?.ok && tried.issues.every((i) => known.has(issueKey(i)))) {
+        if (!tried?.ok) continue;
+        // The draft's own issues, from its render (kept, as the fallback).
+        if (tried.issues.length) known ??= new Set((out = renderSurface(section, options)).issues.map(issueKey));
+        if (tried.issues.every((i) => known.has(issueKey(i)))) {
           g.drawn = value;
           out = tried;
           break;
         }
       }
     }
+    out ??= renderSurface(section, options);
     if (out.ok) return out.html;
     const first = out.issues.find((i) => i.severity === 'error');
     return label(first.code, `Section "${id}": ${first.message} (at ${first.path || '/'})`);
@@ -543,10 +557,9 @@ export class BuildSession {
     // previewHtml draws nothing of it (an added component, drawn last in
     // root, stays). Else a text, number or boolean read so far is drawn in
     // place, and what was last drawn of this operation carries over.
-    const ops = read.root?.ops ?? read.root;
-    const moves = (o) => o?.op !== 'replace' && o?.op !== 'test' && [o?.path, o?.from].some((p) => /\/components\/[^/]+$/.test(p));
+    // (The chat's steps are applied as each ends: nothing before shifts.)
     const byPosition = /\/components\/\d+(\/|$)/.test(op.path) && !(op.op === 'add' && /\/components\/\d+$/.test(op.path));
-    const shifted = Array.isArray(ops) && ops.slice(0, -1).some(moves) && byPosition;
+    const shifted = byPosition && read.moved;
     Object.defineProperty(ghost, 'shifted', { value: shifted });
     if (['string', 'number', 'boolean'].includes(typeof value) && !shifted) Object.defineProperty(ghost, 'value', { value });
     const drawn = last && last.path === ghost.path && last.op === ghost.op ? last.drawn : undefined;
