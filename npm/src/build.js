@@ -551,13 +551,12 @@ export class BuildSession {
       if (same) ghost.issues = last.issues;
       else if (component.component) ghost.issues = this.#ghostIssues(component, ghost.path);
     }
-    // An earlier operation of the call (applied here when the call ends)
+    // An earlier operation of the call or chat line (applied here when it ends)
     // that adds, removes or moves a component shifts positions: a ghost
     // naming a component by position then names another one here, and
     // previewHtml draws nothing of it (an added component, drawn last in
     // root, stays). Else a text, number or boolean read so far is drawn in
     // place, and what was last drawn of this operation carries over.
-    // (The chat's steps are applied as each ends: nothing before shifts.)
     const byPosition = /\/components\/\d+(\/|$)/.test(op.path) && !(op.op === 'add' && /\/components\/\d+$/.test(op.path));
     const shifted = byPosition && read.moved;
     Object.defineProperty(ghost, 'shifted', { value: shifted });
@@ -616,9 +615,12 @@ export class BuildSession {
     const u = this.#update;
     if (change.kind === 'error') return void u.errors.push(problem(change.code, '', `line ${change.line}: ${change.message}`));
     if (change.kind === 'partial') {
-      // The unfinished line, read leniently by the stream (nothing invented).
-      const op = Array.isArray(change.value?.ops) ? change.value.ops.at(-1) : null;
-      this.#ghost = this.#ghostOf(isObject(op) ? op : null, { shape: ++chat.partials, growing: null });
+      // The unfinished line, read leniently by the stream (nothing invented;
+      // a display prop's value as it grows). Its operations are applied when
+      // it ends, so one before the last may have moved components.
+      const ops = Array.isArray(change.value?.ops) ? change.value.ops : [];
+      const op = ops.at(-1);
+      this.#ghost = this.#ghostOf(isObject(op) ? op : null, { shape: ++chat.partials, growing: null, moved: ops.slice(0, -1).some(movesComponents) });
       return;
     }
     const value = change.kind === 'step' ? { ops: change.ops } : change.value;

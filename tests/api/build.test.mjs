@@ -361,6 +361,28 @@ test('previewHtml: a prop being written shows the value read so far, in place; o
   assert.match(writing('{"op":"replace","path":"/sections/0/components/title/props/text","value":"Hi \\ud83d'), />Hi <\/h2>/);
 });
 
+test('receiveText: a prop being written grows in the preview as over tool calls; after an operation of the line that moved components, by position it is not drawn', () => {
+  const doc = { components: [{ id: 'root', component: 'Stack', children: ['a', 'b'] },
+    { id: 'a', component: 'Text', props: { text: 'A text' } }, { id: 'b', component: 'Text', props: { text: 'B text' } }] };
+  const s = new b.BuildSession({ document: doc });
+  s.receiveText('{"say":"Renaming."}\n{"ops":[{"op":"replace","path":"/components/1/props/text","value":"New');
+  assert.match(s.previewHtml(), /data-component-id="a" data-ch-ghost[^>]*>New</);
+  s.receiveText(' A');
+  assert.match(s.previewHtml(), /data-component-id="a" data-ch-ghost[^>]*>New A</);
+  assert.doesNotMatch(s.previewHtml(), /A text/);
+  s.receiveText('"}]}\n');
+  assert.equal(s.document.components[1].props.text, 'New A');
+  assert.doesNotMatch(s.previewHtml(), /data-ch-ghost/);
+  // The line's operations are applied when it ends: after a remove, /components/1 is B.
+  const moved = (target) => {
+    const m = new b.BuildSession({ document: doc });
+    m.receiveText(`{"ops":[{"op":"remove","path":"/components/1"},{"op":"replace","path":"/components/${target}/props/text","value":"New B`);
+    return m.previewHtml();
+  };
+  assert.doesNotMatch(moved('1'), /New B|data-ch-ghost/);
+  assert.match(moved('b'), /data-component-id="b"[^>]*>New B</);
+});
+
 test('previewHtml: a value the props refuse as a whole is not drawn; past a limit, the last value drawn stays', () => {
   const catalog = JSON.parse(readFileSync(join(root, 'npm/catalog/blog@1.json'), 'utf8'));
   catalog.catalog = 'custom@1';

@@ -2,7 +2,9 @@
 //!
 //! It keeps what is certain and drops what is not: a member whose value was
 //! cut is left out, except a cut string under a display key (a key `cuttable`
-//! accepts), which is closed where it stops. A number at the very end may
+//! accepts), which is closed where it stops. An RFC 6902 operation's `value`
+//! is cut as the prop its `path` writes (`…/props/text`: as `text`), so a
+//! display prop being written grows as a ghost component's does. A number at the very end may
 //! still grow and is dropped; so are cut literals and cut keys. It never
 //! invents a value.
 
@@ -62,6 +64,31 @@ pub fn repeats_a_key(text: &str) -> bool {
 }
 
 const MAX_DEPTH: usize = 64;
+
+/// The key a cut string under `key` in `object` (its members read before
+/// it) is cut as: an operation's `value` as the prop its `path` writes,
+/// else `key`.
+///
+/// ```
+/// use serde_json::json;
+/// use streaming_parser::partial::cut_as;
+///
+/// let op = json!({"op": "replace", "path": "/components/1/props/text"});
+/// assert_eq!(cut_as(op.as_object().unwrap(), "value"), "text");
+/// let data = json!({"path": "/props/text"}); // no op: not an operation
+/// assert_eq!(cut_as(data.as_object().unwrap(), "value"), "value");
+/// ```
+pub fn cut_as<'k>(object: &'k Map<String, Value>, key: &'k str) -> &'k str {
+    let written = || {
+        object.get("op")?.as_str()?;
+        let (to, prop) = object.get("path")?.as_str()?.rsplit_once('/')?;
+        to.ends_with("/props").then_some(prop)
+    };
+    match key {
+        "value" => written().unwrap_or(key),
+        _ => key,
+    }
+}
 
 struct Reader<'a> {
     bytes: &'a [u8],
@@ -172,7 +199,7 @@ impl<'a> Reader<'a> {
             }
             self.at += 1;
             self.white();
-            let Some(member) = self.value(Some(&key)) else {
+            let Some(member) = self.value(Some(cut_as(map, &key))) else {
                 return false;
             };
             if let Some(done) = complete.as_deref_mut() {
@@ -360,6 +387,30 @@ mod tests {
             Some(json!({"props":{"label":"Mon","value":{}}}))
         );
         assert_eq!(p(r#"{"options":["a","b"#), Some(json!({"options":["a"]})));
+    }
+
+    #[test]
+    fn an_operations_value_is_cut_as_the_prop_it_writes() {
+        let op =
+            |path: &str| format!(r#"{{"ops":[{{"op":"replace","path":"{path}","value":"New ti"#);
+        assert_eq!(
+            p(&op("/components/1/props/text")),
+            Some(
+                json!({"ops":[{"op":"replace","path":"/components/1/props/text","value":"New ti"}]})
+            )
+        );
+        for path in ["/components/1/props/href", "/components/1/id", "/data/text"] {
+            assert_eq!(
+                p(&op(path)),
+                Some(json!({"ops":[{"op":"replace","path":path}]})),
+                "{path}"
+            );
+        }
+        // Not an operation (no op before it): an A2UI data update's value.
+        assert_eq!(
+            p(r#"{"path":"/props/text","value":"Hel"#),
+            Some(json!({"path":"/props/text"}))
+        );
     }
 
     #[test]

@@ -203,7 +203,8 @@ fn within(part: &Value, full: &Value, cuttable: bool) -> Result<(), String> {
                 let Some(whole) = f.get(key) else {
                     return Err(format!("invented key {key:?}"));
                 };
-                within(value, whole, streaming_parser::partial::is_display_key(key))?;
+                let cut = streaming_parser::partial::cut_as(p, key);
+                within(value, whole, streaming_parser::partial::is_display_key(cut))?;
             }
             Ok(())
         }

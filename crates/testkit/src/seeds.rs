@@ -216,6 +216,8 @@ pub fn seeds(target: &str) -> Vec<Vec<u8>> {
         "partial_json" | "json" => {
             let mut out = fence_lines(&markdown(&cases));
             out.extend(surfaces());
+            // Operations, whose value is cut as the prop they write.
+            out.extend(of_kind(&cases, &["patch"]).map(|c| c["ops"].to_string()));
             out
         }
         "jsonl" => {
