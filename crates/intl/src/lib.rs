@@ -67,7 +67,16 @@ fn locale_of(tag: Option<&str>) -> Option<Locale> {
 /// `n` as its shortest round-trip decimal, rounded half away from zero to
 /// at most `max` fraction digits and padded to at least `min`.
 fn decimal(n: f64, min: u32, max: u32) -> Option<Decimal> {
+    scaled(n, 0, min, max)
+}
+
+/// [`decimal`] of `n` times 10 to the `pow10`, scaled in decimal as `Intl`
+/// scales a percent (1.005 is 100.5 %, where `1.005 * 100.0` is
+/// 100.49999999999999).
+fn scaled(n: f64, pow10: i16, min: u32, max: u32) -> Option<Decimal> {
     let mut d = Decimal::try_from_f64(n, FloatPrecision::RoundTrip).ok()?;
+    d.multiply_pow10(pow10);
+    d.absolute.trim_start(); // (zero times 100 reads 000)
     let (min, max) = (i16::try_from(min).ok()?, i16::try_from(max).ok()?);
     d.round_with_mode(
         -max,
@@ -122,7 +131,7 @@ impl Host for Cldr {
         let (min, max) = options.fraction_digits();
         if options.percent {
             let (Some(d), Ok(f)) = (
-                decimal(n * 100.0, min, max),
+                scaled(n, 2, min, max),
                 PercentFormatter::try_new((&locale).into(), Default::default()),
             ) else {
                 return String::new();
@@ -237,6 +246,21 @@ mod tests {
         );
     }
 
+    /// A percent scales in decimal, as `Intl` does (V8's `format(1.005)` in
+    /// percent is `101%`), in both hosts.
+    #[test]
+    fn percent_scales_in_decimal() {
+        let percent = NumberOptions {
+            percent: true,
+            ..Default::default()
+        };
+        let de = Some("de-DE");
+        assert_eq!(Cldr.format_number(1.005, percent, None), "101%");
+        assert_eq!(Cldr.format_number(1.005, percent, de), "101\u{a0}%");
+        assert_eq!(PlainHost.format_number(1.005, percent, None), "101%");
+        assert_eq!(PlainHost.format_number(0.0005, percent, None), "0%");
+    }
+
     /// In en-US the CLDR host and the plain one agree on the common cases
     /// (the plain one was written to `Intl`'s en-US strings).
     #[test]
@@ -250,6 +274,9 @@ mod tests {
             -2.75,
             1e6,
             0.256,
+            // Percent scales in decimal: 100.5 %, so 101 % (not 100 %).
+            1.005,
+            0.0005,
             1999.5,
             123456789.125,
         ];

@@ -59,9 +59,8 @@ impl Host for PlainHost {
     }
 
     fn format_number(&self, n: f64, options: NumberOptions, _locale: Option<&str>) -> String {
-        let value = if options.percent { n * 100.0 } else { n };
         let (min, max) = options.fraction_digits();
-        let mut out = grouped(value, min, max);
+        let mut out = grouped(n, if options.percent { 2 } else { 0 }, min, max);
         if options.percent {
             out.push('%');
         }
@@ -76,7 +75,7 @@ impl Host for PlainHost {
         } else {
             2
         };
-        let amount = grouped(n.abs(), digits, digits);
+        let amount = grouped(n.abs(), 0, digits, digits);
         let sign = if n.is_sign_negative() { "-" } else { "" };
         match currency {
             "USD" => alloc::format!("{sign}${amount}"),
@@ -112,13 +111,27 @@ impl DateInput<'_> {
 /// away from zero to at most `max` fraction digits, trailing zeros dropped
 /// down to `min`, integer digits grouped by 3, and a `-` for any negative
 /// number, zero included (`-0`).
-fn grouped(n: f64, min: u32, max: u32) -> String {
+fn grouped(n: f64, shift: usize, min: u32, max: u32) -> String {
     let text = alloc::format!("{}", n.abs());
     let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    // Times 10 to the `shift` in decimal, as Intl scales a percent (1.005
+    // is 100.5, where 1.005 * 100.0 is 100.49999999999999): digits move
+    // from the fraction into the integer part, whose leading zeros go.
+    let zeros = core::iter::repeat(b'0');
+    let int: alloc::vec::Vec<u8> = int
+        .bytes()
+        .chain(frac.bytes().chain(zeros.clone()).take(shift))
+        .collect();
+    let int = int
+        .iter()
+        .position(|d| *d != b'0')
+        .map_or(&b"0"[..], |first| int.get(first..).unwrap_or_default());
+    let frac = frac.get(shift..).unwrap_or_default();
     let max = max as usize;
     let mut digits: alloc::vec::Vec<u8> = int
-        .bytes()
-        .chain(frac.bytes().chain(core::iter::repeat(b'0')).take(max))
+        .iter()
+        .copied()
+        .chain(frac.bytes().chain(zeros).take(max))
         .collect();
     if frac.as_bytes().get(max).is_some_and(|d| *d >= b'5') {
         // Carry the rounding up; a carry out of the first digit adds one.
