@@ -46,7 +46,7 @@ pub use evaluate::{
 };
 pub use plain::{js_number_string, PlainHost};
 pub use rules::{is_email, is_locale, parse_iso_date};
-pub use spec::{spec, ArgKind, ArgSpec, FunctionSpec, FUNCTIONS, MAX_NESTING};
+pub use spec::{spec, ArgKind, ArgSpec, Function, FunctionSpec, FUNCTIONS, MAX_NESTING};
 
 #[cfg(all(test, feature = "serde_json"))]
 mod tests;

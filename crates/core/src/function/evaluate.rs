@@ -3,7 +3,7 @@
 //! to. A call that does not follow the table evaluates to nothing.
 
 use super::rules::{char_count, is_locale, replace_count};
-use super::{is_email, parse_iso_date, spec, ArgKind, MAX_NESTING};
+use super::{is_email, parse_iso_date, spec, ArgKind, Function, MAX_NESTING};
 use crate::pointer;
 use crate::view::{JsonView, Kind};
 use alloc::borrow::Cow;
@@ -318,8 +318,8 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
     let [value, b, c, d, _] = &slots;
     let number = number_of(value);
     let finite = number.filter(|n| n.is_finite());
-    Some(match spec.name {
-        "formatDate" => {
+    Some(match spec.id {
+        Function::FormatDate => {
             let style = text_of(b);
             let style = style
                 .as_deref()
@@ -333,7 +333,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                 _ => String::new(),
             })
         }
-        "formatNumber" => {
+        Function::FormatNumber => {
             let fraction_digits = |slot| -> Option<u32> {
                 number_of(slot)
                     .filter(|n| (0.0..=100.0).contains(n))
@@ -350,7 +350,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                     .unwrap_or_default(),
             )
         }
-        "formatCurrency" => {
+        Function::FormatCurrency => {
             let currency =
                 text_of(b).filter(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_alphabetic()));
             Value::Text(match (finite, currency) {
@@ -358,7 +358,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
                 _ => String::new(),
             })
         }
-        "pluralize" => {
+        Function::Pluralize => {
             let count = number.unwrap_or(0.0);
             let chosen = match text_of(d) {
                 Some(zero) if count == 0.0 => zero,
@@ -367,7 +367,7 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             };
             Value::Text(replace_count(&chosen, || host.number_to_string(count)))
         }
-        "concat" => {
+        Function::Concat => {
             let values = args.get("values")?;
             if values.kind() != Kind::Array {
                 return None;
@@ -378,19 +378,19 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             }
             Value::Text(out)
         }
-        "length" => Value::Number(value.as_ref().map_or(0, Value::length) as f64),
-        "required" => Value::Bool(value.as_ref().is_some_and(Value::is_present)),
-        "minLength" | "maxLength" => {
+        Function::Length => Value::Number(value.as_ref().map_or(0, Value::length) as f64),
+        Function::Required => Value::Bool(value.as_ref().is_some_and(Value::is_present)),
+        Function::MinLength | Function::MaxLength => {
             let bound = number_of(b)?;
             let len = value.as_ref().map_or(0, Value::length) as f64;
-            Value::Bool(if spec.name == "minLength" {
+            Value::Bool(if spec.id == Function::MinLength {
                 len >= bound
             } else {
                 len <= bound
             })
         }
-        "email" => Value::Bool(text_of(value).is_some_and(|t| is_email(&t))),
-        _ => {
+        Function::Email => Value::Bool(text_of(value).is_some_and(|t| is_email(&t))),
+        Function::Range => {
             let (min, max) = (number_of(b), number_of(c));
             Value::Bool(number.is_some_and(|n| {
                 !n.is_nan() && min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)

@@ -73,9 +73,39 @@ pub struct ArgSpec {
     pub required: bool,
 }
 
+/// Which function of the fixed set (what the evaluation branches on, not
+/// the name again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Function {
+    /// `formatDate`
+    FormatDate,
+    /// `formatNumber`
+    FormatNumber,
+    /// `formatCurrency`
+    FormatCurrency,
+    /// `pluralize`
+    Pluralize,
+    /// `concat`
+    Concat,
+    /// `length`
+    Length,
+    /// `required`
+    Required,
+    /// `minLength`
+    MinLength,
+    /// `maxLength`
+    MaxLength,
+    /// `email`
+    Email,
+    /// `range`
+    Range,
+}
+
 /// One function of the fixed set.
 #[derive(Debug, Clone, Copy)]
 pub struct FunctionSpec {
+    /// Which one.
+    pub id: Function,
     /// The name written in `call`.
     pub name: &'static str,
     /// Its arguments.
@@ -101,12 +131,14 @@ const fn opt(name: &'static str, kind: ArgKind) -> ArgSpec {
     }
 }
 const fn f(
+    id: Function,
     name: &'static str,
     args: &'static [ArgSpec],
     result: Kind,
     is_check: bool,
 ) -> FunctionSpec {
     FunctionSpec {
+        id,
         name,
         args,
         result,
@@ -117,6 +149,7 @@ const fn f(
 /// The fixed function set, in the order SPEC.md lists it.
 pub const FUNCTIONS: [FunctionSpec; 11] = [
     f(
+        Function::FormatDate,
         "formatDate",
         &[
             req("value", ArgKind::Date),
@@ -127,6 +160,7 @@ pub const FUNCTIONS: [FunctionSpec; 11] = [
         false,
     ),
     f(
+        Function::FormatNumber,
         "formatNumber",
         &[
             req("value", ArgKind::Number),
@@ -139,6 +173,7 @@ pub const FUNCTIONS: [FunctionSpec; 11] = [
         false,
     ),
     f(
+        Function::FormatCurrency,
         "formatCurrency",
         &[
             req("value", ArgKind::Number),
@@ -149,6 +184,7 @@ pub const FUNCTIONS: [FunctionSpec; 11] = [
         false,
     ),
     f(
+        Function::Pluralize,
         "pluralize",
         &[
             req("count", ArgKind::Number),
@@ -161,27 +197,49 @@ pub const FUNCTIONS: [FunctionSpec; 11] = [
         false,
     ),
     f(
+        Function::Concat,
         "concat",
         &[req("values", ArgKind::List)],
         Kind::String,
         false,
     ),
-    f("length", &[req("value", ArgKind::Any)], Kind::Number, false),
-    f("required", &[req("value", ArgKind::Any)], Kind::Bool, true),
     f(
+        Function::Length,
+        "length",
+        &[req("value", ArgKind::Any)],
+        Kind::Number,
+        false,
+    ),
+    f(
+        Function::Required,
+        "required",
+        &[req("value", ArgKind::Any)],
+        Kind::Bool,
+        true,
+    ),
+    f(
+        Function::MinLength,
         "minLength",
         &[req("value", ArgKind::Any), req("min", ArgKind::Number)],
         Kind::Bool,
         true,
     ),
     f(
+        Function::MaxLength,
         "maxLength",
         &[req("value", ArgKind::Any), req("max", ArgKind::Number)],
         Kind::Bool,
         true,
     ),
-    f("email", &[req("value", ArgKind::Any)], Kind::Bool, true),
     f(
+        Function::Email,
+        "email",
+        &[req("value", ArgKind::Any)],
+        Kind::Bool,
+        true,
+    ),
+    f(
+        Function::Range,
         "range",
         &[
             req("value", ArgKind::Any),
