@@ -14,7 +14,9 @@
 //! printed as JSON (`{"ok": false, "file", "issues"}`) and the exit code
 //! is 1.
 
-use crate::input::{fail, is_markdown, load_catalog, option, options, read, write_out, Usage};
+use crate::input::{
+    fail, is_markdown, load_catalog, option, options, read, write_out, Failure, Usage,
+};
 use std::process::ExitCode;
 use validator_wasm::issues_json;
 
@@ -56,11 +58,19 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
     let locale = option(&opts, "locale");
     if let Some(tag) = locale.filter(|t| !surfaces_core::function::is_locale(t)) {
         return Err(Usage(format!(
-            "--locale {tag:?} is no language tag (parts of 1 to 8 letters or digits joined by -){USAGE}"
+            "--locale {tag:?} is no language tag (as de-DE: a language of 2, 3 or 5 to 8 letters, then parts of 1 to 8 letters or digits, joined by -){USAGE}"
         )));
     }
     let catalog = load_catalog(option(&opts, "catalog"))?;
-    let text = read(file)?;
+    let refused = |issues| {
+        let out = serde_json::json!({"ok": false, "file": file, "issues": issues});
+        Outcome::Refused(out.to_string())
+    };
+    let text = match read(file) {
+        Ok(text) => text,
+        Err(Failure::Refused(_, issue)) => return Ok(refused(issues_json(&[*issue]))),
+        Err(Failure::Usage(usage)) => return Err(usage),
+    };
     let options = surfaces_render::Options {
         host: &surfaces_intl::Cldr,
         locale,
@@ -78,10 +88,7 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
             serde_json::json!({"file": file, "interactive": interactive}).to_string() + "\n",
         ),
         Some(html) => Outcome::Html(html),
-        None => Outcome::Refused(
-            serde_json::json!({"ok": false, "file": file, "issues": issues_json(&rendered.issues)})
-                .to_string(),
-        ),
+        None => refused(issues_json(&rendered.issues)),
     })
 }
 

@@ -420,6 +420,18 @@ const read = (m, el) => {
   return chosen ? literal(chosen) : t == RADIO ? undefined : null;
 };
 
+// A lang as Intl reads it; en-US, the renderer's default, for none or one
+// Intl throws on (en_US), so every call still formats as the server did.
+/** @param {string | null | undefined} tag @returns {string} */
+const locale = (tag) => {
+  try {
+    tag = Intl.getCanonicalLocales(/** @type {any} */ (tag))[0];
+  } catch {
+    tag = "";
+  }
+  return tag || "en-US";
+};
+
 // The surfaces hydrated (or left as rendered): never hydrated twice.
 const H = new WeakSet();
 
@@ -436,10 +448,8 @@ const hydrate = (scope) => {
     /** @type {Surface} */
     // Formatted in the locale the surface or the page names (its closest
     // lang, as the renderer wrote it), so hydration changes no text.
-    const s = { t: put(state), c: /** @type {Element} */ (c), r: root, b: [], l: root.closest("[lang]")?.getAttribute("lang") || undefined };
-    for (const el of root.querySelectorAll(
-      "[data-ch-text],[data-ch-attr],[data-ch-model],[data-ch-visible],[data-ch-checks],[data-ch-action]",
-    ))
+    const s = { t: put(state), c: /** @type {Element} */ (c), r: root, b: [], l: locale(/** @type {any} */ (root.closest("[lang]"))?.lang) };
+    for (const el of root.querySelectorAll(["text", "attr", "model", "visible", "checks", "action"].map((n) => `[data-ch-${n}]`) + ""))
       // Only its own: not an inner surface's, even one left as rendered.
       el.closest("[data-ch-surface]") == root && bind(s, el);
     O.clear();
@@ -479,8 +489,10 @@ const load = async (fns) => {
   try {
     bytes && (E = /** @type {any} */ (await WebAssembly.instantiate(bytes, { e: imports })).instance.exports);
   } catch (err) {
-    // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src.
-    why = err + "; a CSP must allow script-src 'wasm-unsafe-eval'";
+    // Compiling WebAssembly needs 'wasm-unsafe-eval' in script-src (a
+    // refusal names eval or the CSP; a body that is no wasm, as a page
+    // answering for any URL, neither).
+    why = err + (/eval|CSP/.test(/** @type {any} */ (err)) ? "; a CSP must allow script-src 'wasm-unsafe-eval'" : "");
   }
   // Without it the page keeps working as the server rendered it; without
   // the module with the function set, swapped in for a surface added later,
@@ -493,6 +505,9 @@ const load = async (fns) => {
 
 const start = async () => {
   if (await load((P = calls(d)))) return;
+  // A surface holding a call added while the other module loaded (a
+  // page's script at DOMContentLoaded) waits for the one with the set.
+  P || !calls(d) || (await (P = load(true)));
   hydrate(d);
   // Surfaces added later: a ch:hydrate on them (or on the document), seen
   // in the capture phase whether it bubbles or not, hydrated in a

@@ -6,7 +6,7 @@
 //! `Slider`, `Counter`, `Form` and its fields `TextField`, `TextArea`,
 //! `Checkbox`), each writing its value to state through `data-ch-model`.
 
-use crate::markup::{end, open, Tag, ACTION, ATTR, CHECKS, MESSAGE, MODEL};
+use crate::markup::{end, open, Tag, ACTION, ATTR, CHECKS, MESSAGE, MODEL, VALUE};
 use crate::{bound_attr, dynamic, escape_into, Node, Renderer};
 use serde_json::Value;
 use surfaces_core::truthy;
@@ -76,9 +76,12 @@ impl Renderer<'_> {
                 }
                 t.close();
                 let current = p("value").map(|v| self.value(v));
+                // The placeholder stands for no choice, null (so the runtime
+                // shows it where the renderer did, for a value null or missing).
                 if let Some(placeholder) = str_prop("placeholder") {
                     open(out, "option")
                         .attr("value", "")
+                        .attr(VALUE, "null")
                         .flag("disabled", true)
                         .flag("selected", current.as_ref().is_none_or(Value::is_null))
                         .close();

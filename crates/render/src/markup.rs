@@ -20,6 +20,8 @@ pub(crate) const VISIBLE: &str = "data-ch-visible";
 pub(crate) const MODEL: &str = "data-ch-model";
 /// A button running this action, or list of actions, when pressed.
 pub(crate) const ACTION: &str = "data-ch-action";
+/// The JSON literal a radio or option writes (SPEC.md section 10).
+pub(crate) const VALUE: &str = "data-ch-value";
 /// Attributes bound to state: `{"attribute": binding}`.
 pub(crate) const ATTR: &str = "data-ch-attr";
 /// A field's checks; their first failing message goes to the element its

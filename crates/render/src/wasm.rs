@@ -9,7 +9,7 @@ use crate::{
     Rendered,
 };
 use serde_json::Value;
-use surfaces_core::function::{DateInput, DateStyle, Host, NumberOptions};
+use surfaces_core::function::{is_locale, DateInput, DateStyle, Host, NumberOptions};
 use validator_wasm::issue::issues_json;
 use validator_wasm::json_text;
 use validator_wasm::wasm::{thrown, LoadedCatalog};
@@ -49,6 +49,13 @@ fn options<'a>(
             ))
         }
     };
+    if let Some(tag) = locale.filter(|tag| !is_locale(tag)) {
+        return Err(thrown(
+            "invalid_option",
+            "/locale",
+            &["\"", tag, "\" is no language tag (as de-DE: a language of 2, 3 or 5 to 8 letters, then parts of 1 to 8 letters or digits, joined by -)"].concat(),
+        ));
+    }
     Ok(Options {
         host: &Intl,
         locale,
@@ -121,30 +128,36 @@ extern "C" {
     #[wasm_bindgen(js_namespace = Intl)]
     type NumberFormat;
     #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "NumberFormat", catch)]
-    fn new(locale: Option<&str>, options: &JsValue) -> Result<NumberFormat, JsValue>;
+    fn new(locale: &str, options: &JsValue) -> Result<NumberFormat, JsValue>;
     #[wasm_bindgen(method, js_class = "NumberFormat")]
     fn format(this: &NumberFormat, n: f64) -> String;
 
     #[wasm_bindgen(js_namespace = Intl)]
     type DateTimeFormat;
     #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "DateTimeFormat", catch)]
-    fn new(locale: Option<&str>, options: &JsValue) -> Result<DateTimeFormat, JsValue>;
+    fn new(locale: &str, options: &JsValue) -> Result<DateTimeFormat, JsValue>;
     #[wasm_bindgen(method, js_class = "DateTimeFormat", js_name = format, catch)]
     fn format_date(this: &DateTimeFormat, date: &Date) -> Result<String, JsValue>;
 
     #[wasm_bindgen(js_namespace = Intl)]
     type PluralRules;
     #[wasm_bindgen(constructor, js_namespace = Intl, js_class = "PluralRules", catch)]
-    fn new(locale: Option<&str>) -> Result<PluralRules, JsValue>;
+    fn new(locale: &str) -> Result<PluralRules, JsValue>;
     #[wasm_bindgen(method, js_class = "PluralRules")]
     fn select(this: &PluralRules, n: f64) -> String;
 }
 
 /// The JavaScript engine's `Intl`, with the options the published-page
 /// runtime gives it (`crates/interaction-runtime/js/surface.js`): a date
-/// as [`DateInput::for_intl`] gives it, in UTC, and what `Intl` refuses (an
-/// unknown locale or currency) formats as nothing.
+/// as [`DateInput::for_intl`] gives it, in UTC, in en-US where no locale
+/// is named (the runtime's default, and the CLI's, not the engine's), and
+/// what `Intl` refuses (an unknown currency) formats as nothing.
 struct Intl;
+
+/// The locale `Intl` formats in: the one named, else en-US.
+fn named(locale: Option<&str>) -> &str {
+    locale.unwrap_or("en-US")
+}
 
 /// `{"style", "currency"?, "minimumFractionDigits"?, "maximumFractionDigits"?}`.
 fn number_options(style: &str, currency: Option<&str>, o: Option<NumberOptions>) -> JsValue {
@@ -174,22 +187,25 @@ impl Host for Intl {
         };
         let style = style.name();
         let options = object(&["{\"dateStyle\":\"", style, "\",\"timeZone\":\"UTC\"}"].concat());
-        DateTimeFormat::new(locale, &options)
+        DateTimeFormat::new(named(locale), &options)
             .and_then(|f| f.format_date(&Date::new(&value)))
             .unwrap_or_default()
     }
     fn format_number(&self, n: f64, o: NumberOptions, locale: Option<&str>) -> String {
         let style = if o.percent { "percent" } else { "decimal" };
-        NumberFormat::new(locale, &number_options(style, None, Some(o)))
+        NumberFormat::new(named(locale), &number_options(style, None, Some(o)))
             .map(|f| f.format(n))
             .unwrap_or_default()
     }
     fn format_currency(&self, n: f64, currency: &str, locale: Option<&str>) -> String {
-        NumberFormat::new(locale, &number_options("currency", Some(currency), None))
-            .map(|f| f.format(n))
-            .unwrap_or_default()
+        NumberFormat::new(
+            named(locale),
+            &number_options("currency", Some(currency), None),
+        )
+        .map(|f| f.format(n))
+        .unwrap_or_default()
     }
     fn plural_is_one(&self, n: f64, locale: Option<&str>) -> bool {
-        PluralRules::new(locale).map_or(n == 1.0, |p| p.select(n) == "one")
+        PluralRules::new(named(locale)).map_or(n == 1.0, |p| p.select(n) == "one")
     }
 }

@@ -93,12 +93,27 @@ pages['/p/broken.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf
 const nofns = mkdtempSync(join(tmpdir(), 'surfaces-nofns-'));
 for (const file of [manifest['surface.js'], manifest['surface.nocalls.wasm']]) copyFileSync(join(site, file), join(nofns, file));
 pages['/p/nofns.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('/_cloudhal/', '/_nofns/');
+// The loader whose wasm URL answers with a page (a site's catch-all 200 of HTML).
+const htmlWasm = mkdtempSync(join(tmpdir(), 'surfaces-html-wasm-'));
+copyFileSync(join(site, manifest['surface.js']), join(htmlWasm, manifest['surface.js']));
+writeFileSync(join(htmlWasm, manifest['surface.nocalls.wasm']), '<!doctype html><title>Not here</title>');
+pages['/p/html-wasm.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('/_cloudhal/', '/_html_wasm/');
+// A page of surfaces without calls whose own script, at DOMContentLoaded
+// (while the runtime is still loading), adds one holding a call.
+pages['/p/late-call.html'] = pageHtml(readFileSync(join(fixtures, 'csp.html'), 'utf8')).replace('<head>', '<head><script src="/fixtures/late-call.js"></script>');
+// A formatted price in a surface under a lang Intl throws on, and on a page naming no lang.
+const priceSurface = `<div data-ch-surface="price"><script type="application/json" data-ch-state>{"n":1}</script>`
+  + `<p id="price-first" data-ch-text='{"call":"formatCurrency","args":{"value":1,"currency":"EUR"}}'>€1.00</p>`
+  + `<p id="price" data-ch-text='{"call":"formatCurrency","args":{"value":{"path":"/n"},"currency":"EUR"}}'>€1.00</p>`
+  + `<p id="price-n" data-ch-text="/n">1</p><button id="price-plus" type="button" data-ch-action='{"action":"increment","path":"/n"}'>+</button></div>`;
+pages['/p/lang-invalid.html'] = pageHtml(`<div lang="en_US">${priceSurface}</div>`);
+pages['/p/lang-none.html'] = pageHtml(priceSurface).replace('<html lang="en">', '<html>');
 
 before(async () => {
   pages['/p/rendered.html'] = pageHtml(renderFixture('pricing.surface.json'));
   browser = await launch();
   server = await startServer({
-    mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/_nofns/': relative(root, nofns), '/fixtures/': 'tests/browser/e2e/runtime' },
+    mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/_nofns/': relative(root, nofns), '/_html_wasm/': relative(root, htmlWasm), '/fixtures/': 'tests/browser/e2e/runtime' },
     csp: (path) => (path.startsWith('/strict/') ? STRICT_CSP : PAGE_CSP),
     pages,
   });
@@ -108,6 +123,7 @@ after(async () => {
   await server?.close();
   rmSync(broken, { recursive: true, force: true });
   rmSync(nofns, { recursive: true, force: true });
+  rmSync(htmlWasm, { recursive: true, force: true });
 });
 
 /** The HTML `surfaces render` prints for a fixture surface. */
@@ -600,6 +616,16 @@ test('a page rendered by `surfaces render` hydrates', async () => {
   assert.equal(await details.evaluate((d) => d.open), true, 'opened from state');
   await page.locator('button', { hasText: 'FAQ' }).click();
   assert.equal(await details.evaluate((d) => d.open), false, 'and closed');
+  // One-way, as every data-ch-attr (docs/reference.md): opened by hand, it
+  // writes nothing to the state.
+  await page.evaluate(() => {
+    window.__changes = [];
+    document.addEventListener('ch:change', (e) => window.__changes.push(e.detail));
+  });
+  await page.locator('details.ch-disclosure > summary').click();
+  await page.waitForFunction(() => document.querySelector('details.ch-disclosure').open);
+  await page.waitForTimeout(50);
+  assert.deepEqual(await page.evaluate(() => window.__changes), []);
   assert.deepEqual(errors, []);
 });
 
@@ -615,6 +641,8 @@ test('one locale: the server text of every formatting call is the text after hyd
     call('formatCurrency', { value: 1234, currency: 'JPY' }),
     call('formatNumber', { value: { path: '/n' } }),
     call('formatNumber', { value: 0.256, style: 'percent' }),
+    // Intl scales a percent in decimal: 100.5, so 101 % (1.005 * 100 is 100.49999999999999).
+    call('formatNumber', { value: 1.005, style: 'percent' }),
     call('formatNumber', { value: 1234.5678, minimumFractionDigits: 2, maximumFractionDigits: 2 }),
     call('formatDate', { value: '2026-03-04', style: 'long' }),
     call('formatDate', { value: 1767225600000, style: 'full' }),
@@ -685,6 +713,85 @@ test('one locale: the server text of every formatting call is the text after hyd
     for (let i = 0; i < 1499; i++) document.querySelector('[data-ch-surface="l0"] [aria-label="Increase"]').click();
   });
   assert.ok((await texts(page)).includes('1.501'), 'the update is formatted in the surface locale, de-DE');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a wasm URL answered with a page (a 200 of HTML): one warning saying so, not blaming the CSP', async () => {
+  const { page, consoleMessages, errors } = await open('/p/html-wasm.html');
+  const warnings = consoleMessages.filter((m) => m.type === 'warning');
+  assert.equal(warnings.length, 1, JSON.stringify(consoleMessages));
+  assert.match(warnings[0].text, /^surfaces: not started: CompileError: .*magic/);
+  assert.doesNotMatch(warnings[0].text, /CSP|wasm-unsafe-eval/);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '1', 'the page stays as rendered');
+  assert.deepEqual(errors, []);
+});
+
+test('a surface holding a call that the page adds while the runtime loads (at DOMContentLoaded) gets the module with the function set', async () => {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const fetched = modules(page);
+  await page.goto(server.origin + '/p/late-call.html');
+  await page.waitForLoadState('networkidle');
+  await page.click('#late-plus');
+  await page.waitForFunction(() => document.getElementById('late-n').textContent === '2');
+  assert.equal(await text(page, '#late-price'), '€2.00', 'its call formats the update');
+  assert.deepEqual(fetched.sort(), ['calls', 'nocalls']);
+  await page.click('#plus');
+  assert.equal(await text(page, '#n'), '2', "the page's own surface runs too");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the locale: a lang Intl throws on (en_US) and no lang at all both format as the renderer did, in en-US, whatever the browser\'s locale', async () => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  for (const path of ['/p/lang-invalid.html', '/p/lang-none.html']) {
+    const { page, errors } = await open(path, { context });
+    await page.click('#price-plus');
+    await page.waitForFunction(() => document.getElementById('price-n').textContent === '2');
+    assert.equal(await text(page, '#price'), '€2.00', path);
+    assert.equal(await text(page, '#price-first'), '€1.00', `${path}: the first pass left it as rendered`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  await context.close();
+});
+
+test('a Select with a placeholder shows what the server rendered after hydration: null and a missing value the placeholder, "" the first option', async () => {
+  const { default: init, renderSurface } = await import(join(root, 'npm/render.js'));
+  await init();
+  const surface = (id, data) => ({
+    id,
+    components: [
+      { id: 'root', component: 'Stack', children: ['pick', 'count'] },
+      { id: 'pick', component: 'Select', props: { label: 'Plan', options: ['a', 'b'], placeholder: 'Choose', value: { path: '/plan' } } },
+      { id: 'count', component: 'Counter', props: { label: 'n', value: { path: '/n' } } },
+    ],
+    data: { n: 1, ...data },
+  });
+  const html = [['s-null', { plan: null }], ['s-missing', {}], ['s-empty', { plan: '' }], ['s-b', { plan: 'b' }]]
+    .map(([id, data]) => {
+      const out = renderSurface(surface(id, data));
+      assert.ok(out.ok, JSON.stringify(out.issues));
+      return out.html;
+    })
+    .join('\n');
+  pages['/p/select-static.html'] = `<!doctype html><html lang="en"><body>${html}</body></html>`;
+  pages['/p/select.html'] = pageHtml(html);
+  const shown = (page) => page.$$eval('select', (all) => all.map((s) => s.selectedOptions[0]?.textContent));
+  const served = await open('/p/select-static.html');
+  const before = await shown(served.page);
+  await served.page.close();
+  assert.deepEqual(before, ['Choose', 'Choose', 'a', 'b']);
+  const { page, errors } = await open('/p/select.html');
+  await page.click('[data-ch-surface="s-null"] [aria-label="Increase"]');
+  await page.waitForFunction(() => document.querySelector('[data-ch-surface="s-null"] output').textContent === '2');
+  assert.deepEqual(await shown(page), before);
+  // Choosing an option writes it; the placeholder cannot be chosen.
+  await page.selectOption('[data-ch-surface="s-null"] select', 'b');
+  assert.deepEqual(await shown(page), ['b', 'Choose', 'a', 'b']);
   assert.deepEqual(errors, []);
   await page.close();
 });

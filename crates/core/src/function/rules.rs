@@ -6,21 +6,25 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Whether `tag` reads as a BCP 47 language tag: parts of 1 to 8 ASCII
-/// letters or digits joined by `-`, at most 35 bytes.
+/// Whether `tag` reads as a BCP 47 language tag as `Intl` takes one: a
+/// language of 2, 3 or 5 to 8 ASCII letters, then parts of 1 to 8 letters
+/// or digits, joined by `-`, the last not a lone singleton; at most 35
+/// bytes. (`Intl` throws on `x`, `root`, `en_US` or `en-a`, so a call
+/// naming one would show nothing.)
 pub fn is_locale(tag: &str) -> bool {
     // A byte loop, not `split` (see the module docs).
-    let mut part = 0;
+    let language = |part| matches!(part, 2 | 3 | 5..);
+    let (mut part, mut first) = (0, true);
     for b in tag.bytes() {
-        if b == b'-' && part > 0 {
-            part = 0;
-        } else if b.is_ascii_alphanumeric() && part < 8 {
+        if b == b'-' && part > 0 && (!first || language(part)) {
+            (part, first) = (0, false);
+        } else if part < 8 && (b.is_ascii_alphabetic() || !first && b.is_ascii_digit()) {
             part += 1;
         } else {
             return false;
         }
     }
-    part > 0 && tag.len() <= 35
+    (if first { language(part) } else { part > 1 }) && tag.len() <= 35
 }
 
 /// Unicode scalar values in `text`: its bytes that do not continue a
