@@ -17,7 +17,7 @@ pub use stream::JsonRenderImport;
 
 use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
-use crate::note::{at, at_index, not_a_surface, safe_href, unsafe_key, Note};
+use crate::note::{at, at_index, safe_href, surface_exported, unsafe_key, Note};
 use serde_json::{json, Map, Value};
 use surfaces_core::sorted;
 
@@ -425,7 +425,7 @@ fn negate(condition: Value) -> Value {
 /// order).
 pub fn to_json_render(surface: &Value) -> ToJsonRender {
     let mut notes = Vec::new();
-    not_a_surface(surface, &mut notes);
+    surface_exported(surface, &["id"], "json-render", &mut notes);
     let mut elements = Map::new();
     let data = surface.get("data").unwrap_or(&Value::Null);
     let list = surface.get("components").and_then(Value::as_array);

@@ -71,6 +71,30 @@ pub fn not_a_surface(surface: &Value, notes: &mut Vec<Note>) {
     }
 }
 
+/// Notes what an export to `to` leaves out of the surface itself:
+/// `not_a_surface` when it has no list of components, else each field but
+/// `kept` and those every export writes in its own terms (`kind`,
+/// `catalog`, `components`, `data`) as `prop_dropped` (a surface's `style`,
+/// say).
+pub fn surface_exported(surface: &Value, kept: &[&str], to: &str, notes: &mut Vec<Note>) {
+    not_a_surface(surface, notes);
+    let fields = surface.as_object().filter(|_| notes.is_empty());
+    for key in fields.into_iter().flat_map(|map| map.keys()) {
+        if !["kind", "catalog", "components", "data"].contains(&key.as_str())
+            && !kept.contains(&key.as_str())
+        {
+            let message = [
+                "the surface's ",
+                key,
+                " has no equivalent in ",
+                to,
+                "; left out",
+            ];
+            notes.push(Note::new("prop_dropped", at("", key), message.concat()));
+        }
+    }
+}
+
 /// `at` with `segment` appended.
 pub fn at(base: &str, segment: &str) -> String {
     let mut out = String::from(base);

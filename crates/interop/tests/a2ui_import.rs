@@ -522,3 +522,42 @@ fn a_surface_of_another_catalog_is_noted_once() {
         assert_eq!(codes(&from_a2ui_value(&basic)), []);
     }
 }
+
+/// A2UI's Text renders simple markdown: a literal of several lines (A2UI's
+/// own example 35) becomes our Markdown, whole, not a Heading holding the
+/// body; one line starting with `#` is a Heading; a caption of several
+/// lines stays a caption; and Markdown comes back from a round trip.
+#[test]
+fn a_text_of_several_lines_is_markdown_one_line_of_hashes_a_heading() {
+    let body = "# Heading 1\n\nThis is **bold**.\n\n- one\n- two";
+    let messages = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([
+                {"id": "root", "component": "Column", "children": ["md", "head", "small"]},
+                text("md", body),
+                text("head", "## Plans"),
+                {"id": "small", "component": "Text", "text": "a\nb", "variant": "caption"}
+            ])
+        ),
+    ]);
+    let result = from_a2ui_value(&messages);
+    assert_eq!(codes(&result), []);
+    let components = &result.surfaces[0]["components"];
+    assert_eq!(
+        components[1],
+        json!({"id": "md", "component": "Markdown", "props": {"source": body}})
+    );
+    assert_eq!(
+        components[2],
+        json!({"id": "head", "component": "Heading", "props": {"level": 2, "text": "Plans"}})
+    );
+    assert_eq!(components[3]["component"], "Text");
+    let surface = &result.surfaces[0];
+    let issues = validate_surface(surface, &Catalog::default_blog());
+    assert!(issues.iter().all(|i| !i.is_error()), "{issues:?}");
+    let back = to_a2ui(surface, Version::V09);
+    let again = from_a2ui_value(&Value::Array(back.messages));
+    assert_eq!(again.surfaces[0]["components"][1], components[1]);
+}

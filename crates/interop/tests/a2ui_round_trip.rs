@@ -208,6 +208,45 @@ fn what_a2ui_cannot_hold_is_noted() {
     );
 }
 
+/// Never silent (SPEC.md section 14): a surface's style, a TextArea's
+/// rows, a Badge's tone and a Button's href beside its onClick (an A2UI
+/// Button has one action) are noted, to A2UI; the style to json-render.
+#[test]
+fn props_and_surface_fields_an_export_leaves_out_are_noted() {
+    let surface = json!({"id": "s", "style": {"width": "wide"}, "components": [
+        {"id": "root", "component": "Stack", "children": ["ta", "b", "btn"]},
+        {"id": "ta", "component": "TextArea", "props": {"label": "L", "value": {"path": "/m"}, "rows": 8}},
+        {"id": "b", "component": "Badge", "props": {"text": "x", "tone": "danger"}},
+        {"id": "btn", "component": "Button", "props": {"label": "Go", "href": "/docs", "onClick": {"action": "toggle", "path": "/f"}}}
+    ], "data": {"m": "", "f": false}});
+    for version in [Version::V09, Version::V10] {
+        let out = to_a2ui(&surface, version);
+        let mut noted: Vec<_> = out
+            .notes
+            .iter()
+            .map(|n| (n.code, n.path.as_str()))
+            .collect();
+        noted.sort();
+        assert_eq!(
+            noted,
+            [
+                ("prop_dropped", "/components/1/props/rows"),
+                ("prop_dropped", "/components/2/props/tone"),
+                ("prop_dropped", "/components/3/props/href"),
+                ("prop_dropped", "/style"),
+            ],
+            "{version:?}"
+        );
+    }
+    let out = interop::json_render::to_json_render(&surface);
+    let noted: Vec<_> = out
+        .notes
+        .iter()
+        .map(|n| (n.code, n.path.as_str()))
+        .collect();
+    assert_eq!(noted, [("prop_dropped", "/style")]);
+}
+
 #[test]
 fn an_unsafe_href_is_left_out_of_an_export_and_noted() {
     // The safe-href rule holds both ways: what import refuses, export does

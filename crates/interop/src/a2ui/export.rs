@@ -4,13 +4,13 @@
 use super::import::basic_catalog;
 use super::values;
 use super::{ToA2ui, Version, SELECTIONS};
-use crate::note::{at, at_index, not_a_surface, safe_href, Note};
+use crate::note::{at, at_index, safe_href, surface_exported, Note};
 use serde_json::{json, Map, Value};
 use surfaces_core::sorted;
 
 pub fn messages(surface: &Value, version: Version) -> ToA2ui {
     let mut notes = Vec::new();
-    not_a_surface(surface, &mut notes);
+    surface_exported(surface, &["id"], "A2UI", &mut notes);
     let id = surface
         .get("id")
         .and_then(Value::as_str)
@@ -241,9 +241,8 @@ impl Walk<'_, '_> {
                         "a muted tone is plain text in A2UI",
                     ));
                 }
-                if name == "Badge" {
-                    props.take("tone");
-                }
+                // (A Badge's tone, info to danger, has no equivalent in a
+                // caption: noted with what is left.)
                 "Text"
             }
             "Button" | "Link" => {
@@ -382,7 +381,7 @@ impl Walk<'_, '_> {
                     .and_then(|v| values::export(v, &at(&props.at, key), self.notes));
                 out.extend(value.map(|v| ("value".to_string(), v)));
                 if name == "TextArea" {
-                    props.take("rows");
+                    // (Its rows have no equivalent: noted with what is left.)
                     out.insert("variant".into(), json!("longText"));
                 } else if name == "TextField"
                     && props.map.and_then(|m| m.get("type")) == Some(&json!("number"))
@@ -530,6 +529,16 @@ impl Walk<'_, '_> {
         let Some(Value::Object(first)) = first else {
             return href.map(|h| open(&json!(h)));
         };
+        if href.is_some() {
+            self.notes.push(Note::new(
+                "prop_dropped",
+                at(
+                    at_click.strip_suffix("/onClick").unwrap_or(at_click),
+                    "href",
+                ),
+                "an A2UI Button has one action: its onClick is kept, its href left out",
+            ));
+        }
         let name = first
             .get("action")
             .and_then(Value::as_str)

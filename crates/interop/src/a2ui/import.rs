@@ -718,8 +718,10 @@ impl<'a, 't> Walk<'a, 't> {
         })
     }
 
-    /// Text: a heading (a v0.9 variant h1 to h5, or text starting with
-    /// markdown's `#` to `######`), a caption (small), or plain.
+    /// Text: a heading (a v0.9 variant h1 to h5, or one line starting with
+    /// markdown's `#` to `######`), markdown (a literal of several lines:
+    /// A2UI's Text renders simple markdown, whose blocks only our Markdown
+    /// holds), a caption (small), or plain.
     fn text(
         &mut self,
         props: &mut Props,
@@ -732,6 +734,13 @@ impl<'a, 't> Walk<'a, 't> {
             .and_then(|n| n.parse::<u8>().ok())
             .filter(|n| (1..=5).contains(n));
         let raw = props.take("text");
+        if let Some(source) = raw
+            .and_then(Value::as_str)
+            .filter(|s| s.contains('\n') && level.is_none() && variant.is_none_or(|v| v == "body"))
+        {
+            out.insert("source".into(), json!(source));
+            return ("Markdown", None);
+        }
         let mut text = raw.cloned();
         // `## Title` (v1.0 has no heading variants), also as formatString's
         // literal start.
