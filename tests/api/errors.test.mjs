@@ -118,8 +118,13 @@ test('invalid_option: modes, locales, chunks and targets of the wrong kind; a ca
   refuses(() => s.applyChanges(undefined, 'x'), 'invalid_option', '/changes');
   refuses(() => r.renderSurface(surface, { mode: 'draft' }), 'invalid_option', '/mode');
   refuses(() => r.renderSurface(surface, { locale: 7 }), 'invalid_option', '/locale');
+  // A tag Intl throws on (the runtime would show no formatted text).
+  for (const locale of ['en_US', 'x', 'root']) refuses(() => r.renderSurface(surface, { locale }), 'invalid_option', '/locale');
   refuses(() => r.renderMarkdown({}), 'invalid_option', '');
   refuses(() => v.validateComponent(surface.components[0], { at: 3 }), 'invalid_option', '/at');
+  // A string that is no JSON Pointer: its issues' paths would be none either.
+  refuses(() => v.validateComponent(surface.components[0], { at: 'components/3' }), 'invalid_option', '/at');
+  refuses(() => v.validateComponent(surface.components[0], { at: '/a~2' }), 'invalid_option', '/at');
   refuses(() => v.validateMarkdown(null), 'invalid_option', '');
   refuses(() => m.morph({}, '<p>'), 'invalid_option', '/target');
   refuses(() => new m.Preview(null), 'invalid_option', '/target');

@@ -107,14 +107,26 @@ pub fn too_large(name: &str, text: &str) -> Result<(), Failure> {
 
 /// A file as text. Text longer than [`MAX_DOCUMENT_BYTES`] is its first
 /// bytes (lossily decoded: only its length matters), which the validator
-/// refuses as `document_too_large`; shorter text must be UTF-8.
-pub fn read(path: &str) -> Result<String, Usage> {
+/// refuses as `document_too_large`. Shorter text is UTF-8: a markdown body
+/// that is not has each bad byte sequence read as U+FFFD, as `surfaces
+/// stream` and `heal` read it; a JSON file that is not is no JSON (RFC
+/// 8259 text is UTF-8), refused as `invalid_json`, which `surfaces
+/// validate` reports for that file and goes on.
+pub fn read(path: &str) -> Result<String, Failure> {
     let file = std::fs::File::open(path).map_err(|e| Usage(format!("cannot read {path}: {e}")))?;
     let bytes = read_bytes(file, path)?;
-    if bytes.len() > MAX_DOCUMENT_BYTES {
+    if bytes.len() > MAX_DOCUMENT_BYTES || is_markdown(path) {
         return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
-    String::from_utf8(bytes).map_err(|e| Usage(format!("cannot read {path}: {e}")))
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let message =
+            format!("the file is not UTF-8 text (a bad byte at offset {at}), so not JSON");
+        Failure::Refused(
+            path.to_string(),
+            Box::new(Issue::error("invalid_json", "", message)),
+        )
+    })
 }
 
 pub fn load_catalog(path: Option<&str>) -> Result<Catalog, Usage> {

@@ -25,7 +25,8 @@ commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
-        eprintln!("{USAGE}");
+        // Bad usage: one line (SPEC.md section 9); --help prints the rest.
+        eprintln!("usage: surfaces <render|heal|stream|validate|patch|prompt|convert> [options] (surfaces --help lists them)");
         return ExitCode::from(2);
     };
     match command.as_str() {

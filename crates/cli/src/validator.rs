@@ -25,11 +25,12 @@ fn validate_files(args: &[String]) -> Result<(String, bool), Failure> {
     let mut reports = Vec::new();
     let mut all_ok = true;
     for file in files {
-        let text = read(file)?;
-        let issues = if is_markdown(file) {
-            validate_markdown(&text, &catalog)
-        } else {
-            validate_document_text(&text, &catalog)
+        let issues = match read(file) {
+            Ok(text) if is_markdown(file) => validate_markdown(&text, &catalog),
+            Ok(text) => validate_document_text(&text, &catalog),
+            // Not UTF-8: that file's issue, and the others are still read.
+            Err(Failure::Refused(_, issue)) => vec![*issue],
+            Err(usage) => return Err(usage),
         };
         let ok = !has_errors(&issues);
         all_ok &= ok;

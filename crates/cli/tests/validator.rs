@@ -230,3 +230,76 @@ fn render_reports_a_surface_file_that_is_not_json_as_validate_does() {
         (&json!(false), &json!("invalid_json"))
     );
 }
+
+#[test]
+fn render_formats_in_the_locale_given_and_refuses_a_tag_intl_would_throw_on() {
+    let surface = json!({"components": [
+        {"id": "root", "component": "Stack", "children": ["p"]},
+        {"id": "p", "component": "Text", "props": {"text": {"call": "formatNumber", "args": {"value": 1.005, "style": "percent"}}}}]});
+    let f = file("render/locale.json", surface.to_string());
+    let run = surfaces(&["render", "--locale", "de-DE", &f], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("lang=\"de-DE\""), "{}", run.stdout);
+    // A percent scales in decimal, as Intl does: 100.5, so 101.
+    assert!(run.stdout.contains(">101\u{a0}%<"), "{}", run.stdout);
+    for tag in ["en_US", "x", "root", "en-a"] {
+        let run = surfaces(&["render", "--locale", tag, &f], b"");
+        assert_eq!(run.code, 2, "{tag}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("is no language tag"),
+            "{tag}: {}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_json_file_that_is_not_utf8_is_its_own_invalid_json_issue_and_the_others_are_still_read() {
+    let bad = file("utf8/latin1.json", b"{\"components\":[{\"id\":\"root\",\"component\":\"Text\",\"props\":{\"text\":\"caf\xe9\"}}]}");
+    let good = file(
+        "utf8/good.json",
+        json!({"components": [{"id": "root", "component": "Stack"}]}).to_string(),
+    );
+    let run = surfaces(&["validate", &bad, &good], b"");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let out = json_out(&run);
+    assert_eq!(out["files"][0]["issues"][0]["code"], "invalid_json");
+    assert_eq!(out["files"][0]["issues"][0]["path"], "");
+    assert!(out["files"][0]["issues"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("offset 67"));
+    assert_eq!(out["files"][1]["ok"], true);
+    // One file: render and patch refuse it with that issue (exit 1), not as bad usage.
+    let run = surfaces(&["render", &bad], b"");
+    assert_eq!(
+        (run.code, json_out(&run)["issues"][0]["code"].clone()),
+        (1, json!("invalid_json"))
+    );
+    let ops = file("utf8/ops.json", "[]");
+    assert_eq!(
+        surfaces(&["patch", "--doc", &bad, "--ops", &ops], b"").code,
+        1
+    );
+    // A markdown body is read as the stream reads it: the bad byte as U+FFFD.
+    let body = file("utf8/body.md", b"Caf\xe9 prices.\n");
+    let run = surfaces(&["validate", &body], b"");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+}
+
+#[test]
+fn bad_usage_is_one_line_on_standard_error_and_help_lists_the_commands() {
+    let run = surfaces(&[], b"");
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr.trim_end().lines().count(), 1, "{}", run.stderr);
+    let help = surfaces(&["--help"], b"");
+    assert_eq!(help.code, 0);
+    for command in [
+        "render", "heal", "stream", "validate", "patch", "prompt", "convert",
+    ] {
+        assert!(
+            run.stderr.contains(command) && help.stdout.contains(command),
+            "{command}"
+        );
+    }
+}

@@ -633,7 +633,7 @@ impl MarkdownStream {
                     self.fences += 1;
                     let mut codes = Vec::new();
                     if self.fences == MAX_SURFACES + 1 {
-                        codes.push(too_many_surfaces(line));
+                        codes.push(too_many_surfaces(line, id.as_deref()));
                     }
                     if let Some(id) = id
                         .as_ref()

@@ -123,7 +123,7 @@
 //!
 //! # Choices where SPEC.md is silent
 //! - Document text larger than 2 MiB is `document_too_large`; text that is
-//!   not JSON, or nests deeper than 128 levels, is `invalid_json`.
+//!   not JSON, or nests 128 levels deep or deeper, is `invalid_json`.
 //! - A document that is not an object, or `components` that is not a list, is
 //!   `invalid_surface`; a component that is not an object is
 //!   `invalid_component`; `data` that is not an object is `invalid_data`

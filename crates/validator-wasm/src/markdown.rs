@@ -69,7 +69,8 @@ pub fn read_body(text: &str) -> Body {
                     Some(info) => {
                         fences += 1;
                         if fences == MAX_SURFACES + 1 {
-                            body.issues.push(too_many_surfaces(line_no));
+                            let id = info.as_ref().ok().map(|info| info.id.as_str());
+                            body.issues.push(too_many_surfaces(line_no, id));
                         }
                         let surface = match info {
                             Err(e) => {
@@ -130,9 +131,9 @@ pub fn read_body(text: &str) -> Body {
 // The body's own codes, one constructor each for the validator and the
 // streaming parser (which gives them with the fence's checks).
 
-/// `too_many_surfaces`: the surface fence at `line` is one past
-/// [`MAX_SURFACES`].
-pub fn too_many_surfaces(line: usize) -> Issue {
+/// `too_many_surfaces`: the surface fence at `line` (`id`: what its info
+/// named) is one past [`MAX_SURFACES`].
+pub fn too_many_surfaces(line: usize, id: Option<&str>) -> Issue {
     let max = MAX_SURFACES.to_string();
     let message = [
         "a body holds at most ",
@@ -142,7 +143,7 @@ pub fn too_many_surfaces(line: usize) -> Issue {
     at_line(
         Issue::error("too_many_surfaces", "", message.concat()),
         line,
-        None,
+        id,
     )
 }
 

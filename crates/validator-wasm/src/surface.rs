@@ -73,8 +73,11 @@ pub fn validate_document(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
         }
         surfaces += 1;
         let at = section_path(i);
+        let id = field(section, "id")
+            .and_then(Value::as_str)
+            .map(String::from);
         if surfaces == MAX_SURFACES + 1 {
-            issues.push(Issue::error(
+            let mut issue = Issue::error(
                 "too_many_surfaces",
                 at.clone(),
                 [
@@ -83,11 +86,10 @@ pub fn validate_document(doc: &Value, catalog: &Catalog) -> Vec<Issue> {
                     " surfaces; move the rest to another page",
                 ]
                 .concat(),
-            ));
+            );
+            issue.surface.clone_from(&id);
+            issues.push(issue);
         }
-        let id = field(section, "id")
-            .and_then(Value::as_str)
-            .map(String::from);
         for mut issue in validate_surface_in(section, catalog, Place::Page) {
             issue.path = [at.as_str(), &issue.path].concat();
             issue.surface.clone_from(&id);
@@ -158,12 +160,12 @@ pub fn check_size(text: &str) -> Result<(), Issue> {
 
 /// Parses document text for validation, refusing what is too large
 /// ([`check_size`]) or not JSON (`invalid_json`, which includes nesting
-/// deeper than 128 levels) with one error issue.
+/// 128 levels deep or deeper) with one error issue.
 pub fn parse_document(text: &str) -> Result<Value, Issue> {
     check_size(text)?;
     surfaces_core::json::parse(text).map_err(|e| {
         let message = if e.kind == surfaces_core::json::ErrorKind::TooDeep {
-            "the document nests deeper than 128 levels".to_string()
+            "the document nests 128 levels deep or deeper (at most 127)".to_string()
         } else {
             ["the document is not valid JSON: ", &e.to_string()].concat()
         };

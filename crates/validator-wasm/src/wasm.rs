@@ -114,6 +114,13 @@ pub fn validate_component(
     catalog: &LoadedCatalog,
     data: Option<String>,
 ) -> Result<String, JsError> {
+    if surfaces_core::pointer::check(at).is_err() {
+        return Err(thrown(
+            "invalid_option",
+            "/at",
+            "options.at is a JSON Pointer (\"/components/3\", or \"\" for the top)",
+        ));
+    }
     let catalog = catalog.get();
     let data = data.map(|d| parse(&d, "/data")).transpose()?;
     let issues = match parse_document(component) {

@@ -201,6 +201,17 @@ fn deep_nesting_is_a_clear_error() {
         "{}",
         issues[0].message
     );
+    // The limit's edge, as docs/reference.md gives it: 127 levels read, the
+    // 128th is refused.
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let codes = |n| {
+        validate_surface_text(&nested(n), &catalog)
+            .iter()
+            .map(|i| i.code)
+            .collect::<Vec<_>>()
+    };
+    assert!(!codes(127).contains(&"invalid_json"));
+    assert_eq!(codes(128), ["invalid_json"]);
     let body = format!(
         "```surface {{\"id\":\"a\"}}\n{}\n```\n",
         "[".repeat(100_000)

@@ -3,7 +3,7 @@
 //! whether a check is a check function with a message.
 
 use super::rules::is_locale;
-use super::{parse_iso_date, spec, ArgKind, DateStyle, MAX_NESTING};
+use super::{parse_iso_date, spec, ArgKind, DateStyle, Function, MAX_NESTING};
 use crate::pointer;
 use crate::problem::Findings;
 use crate::view::{JsonView, Kind};
@@ -126,6 +126,22 @@ fn check_call<V: JsonView>(
             at.truncate(args_at);
         }
     }
+    // Intl throws on fewer maximum fraction digits than minimum ones.
+    let digits = |name| args.get(name).and_then(|n| n.as_f64());
+    if let (Some(min), Some(max)) = (
+        digits("minimumFractionDigits"),
+        digits("maximumFractionDigits"),
+    ) {
+        if min > max && spec.id == Function::FormatNumber {
+            pointer::push(at, "minimumFractionDigits");
+            found.push(
+                "invalid_args",
+                at,
+                &["minimumFractionDigits is above maximumFractionDigits"],
+            );
+            at.truncate(args_at);
+        }
+    }
     for arg in spec.args {
         match args.get(arg.name) {
             Some(value) => {
@@ -224,8 +240,10 @@ fn literal_fits<V: JsonView>(value: &V, kind: ArgKind) -> bool {
             .as_f64()
             .is_some_and(|n| (0.0..=100.0).contains(&n) && n == (n as u32) as f64),
         ArgKind::Text => text.is_some(),
+        // Epoch milliseconds within a Date's range (Intl throws past it).
         ArgKind::Date => {
-            value.kind() == Kind::Number || text.is_some_and(|t| parse_iso_date(&t).is_some())
+            value.as_f64().is_some_and(|ms| ms.abs() <= 8.64e15)
+                || text.is_some_and(|t| parse_iso_date(&t).is_some())
         }
         ArgKind::List => false,
         ArgKind::DateStyle => text.is_some_and(|t| DateStyle::from_name(&t).is_some()),
