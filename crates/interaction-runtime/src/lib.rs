@@ -53,7 +53,8 @@
 //! - **Two modules**: the crate builds with its default `functions`
 //!   feature (`surface.wasm`) and without it (`surface.nocalls.wasm`, whose
 //!   [`surfaces_core::function::Host`] answers `calls() == false`, so the
-//!   function set is left out: 4.6 KB gzip against 7.5). The loader reads
+//!   function set is left out, its table too, as a check asks the host
+//!   before it looks a function up: 4.2 KB gzip against 7.5). The loader reads
 //!   the markup before fetching: a `data-ch-checks`, or `call` or a
 //!   backslash (a `\u` escape could spell the key) in a `data-ch-text`,
 //!   `data-ch-attr` or `data-ch-action`, takes `surface.wasm`. A surface
@@ -144,8 +145,8 @@
 //! the DOM call it made costs in JavaScript. Moving that work to the loader
 //! took 2,830 B off the wasm for 1,147 B more loader; the link and wasm-opt
 //! flags above another 108 B. Issue 16's goal of 9,216 B for a page with
-//! every feature is not reached (10,921 B: the loader 3.4 KB, the module
-//! 7.5 KB); a page whose surfaces hold no call downloads 8,020 B, with the
+//! every feature is not reached (10,931 B: the loader 3.5 KB, the module
+//! 7.4 KB); a page whose surfaces hold no call downloads 7,639 B, with the
 //! module without the function set. What is left in the wasm is the shared
 //! rules themselves, and the function set alone is about 3 KB of it: a
 //! further cut would move a shared rule into JavaScript, a second
