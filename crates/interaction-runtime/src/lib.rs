@@ -54,7 +54,7 @@
 //!   feature (`surface.wasm`) and without it (`surface.nocalls.wasm`, whose
 //!   [`surfaces_core::function::Host`] answers `calls() == false`, so the
 //!   function set is left out, its table too, as a check asks the host
-//!   before it looks a function up: 4.2 KB gzip against 7.5). The loader reads
+//!   before it looks a function up: 4.2 KB gzip against 7.5 KB). The loader reads
 //!   the markup before fetching: a `data-ch-checks`, or `call` or a
 //!   backslash (a `\u` escape could spell the key) in a `data-ch-text`,
 //!   `data-ch-attr` or `data-ch-action`, takes `surface.wasm`. A surface
