@@ -146,7 +146,7 @@
 //! took 2,830 B off the wasm for 1,147 B more loader; the link and wasm-opt
 //! flags above another 108 B. Issue 16's goal of 9,216 B for a page with
 //! every feature is not reached (10,931 B: the loader 3.5 KB, the module
-//! 7.4 KB); a page whose surfaces hold no call downloads 7,639 B, with the
+//! 7.5 KB); a page whose surfaces hold no call downloads 7,639 B, with the
 //! module without the function set. What is left in the wasm is the shared
 //! rules themselves, and the function set alone is about 3 KB of it: a
 //! further cut would move a shared rule into JavaScript, a second
