@@ -25,9 +25,10 @@ pub fn write_out(text: &str, code: ExitCode) -> ExitCode {
     }
 }
 
-/// Whether `file` is a markdown body (`.md` or `.markdown`) rather than a
-/// surface or page document (JSON).
+/// Whether `file` is a markdown body (`.md` or `.markdown`, in any case)
+/// rather than a surface or page document (JSON).
 pub fn is_markdown(file: &str) -> bool {
+    let file = file.to_ascii_lowercase();
     file.ends_with(".md") || file.ends_with(".markdown")
 }
 

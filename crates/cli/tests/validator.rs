@@ -303,3 +303,12 @@ fn bad_usage_is_one_line_on_standard_error_and_help_lists_the_commands() {
         );
     }
 }
+
+#[test]
+fn a_markdown_body_is_known_by_its_extension_in_any_case() {
+    let body = "```surface {\"id\":\"a\"}\n{\"id\":\"root\",\"component\":\"Stack\",\"children\":[]}\n```\n";
+    for name in ["upper/BODY.MD", "upper/Body.Markdown"] {
+        let run = surfaces(&["validate", &file(name, body)], b"");
+        assert_eq!(run.code, 0, "{name}: {}", run.stdout);
+    }
+}
