@@ -217,7 +217,11 @@ const imports = {
     const v = S[i].getAttribute(/** @type {string[]} */ (A)[i]), d = N[t].ownerDocument, w = d.defaultView, p = Object.getPrototypeOf;
     return v in p(d) || (!!w && v in p(p(p(w))));
   },
-  Y: (t) => +(N[t].getRootNode().nodeType != 9 || N[t].ownerDocument != globalThis.document),
+  // A shadow root (a fragment with a host), or a frame's document.
+  Y: (t) => {
+    const r = /** @type {any} */ (N[t].getRootNode());
+    return +(!!(r.nodeType == 11 && r.host) || N[t].ownerDocument != globalThis.document);
+  },
   X: (i) => (A ? S[i].removeAttribute(A[i]) : S[i].remove()),
   Q: (r, k) => (S = N[r]?.nodeType == ELEMENT_NODE ? [...N[r].querySelectorAll(SEL[k])] : []).length,
   h: (i) => h(S[i]),
@@ -267,7 +271,7 @@ const imports = {
       else x.value = y.textContent;
     } catch {}
   },
-  O: (o, n) => (N[n].hasAttribute('open') ? NEW_OPEN : 0) | ((N[o][OPEN] ?? N[o].hasAttribute('open')) && SERVER_OPEN),
+  O: (o, n) => (N[n].hasAttribute('open') ? NEW_OPEN : 0) | ((N[o][OPEN] ?? N[n].hasAttribute('open')) && SERVER_OPEN),
   B: (o, server, dialog, apply) => {
     const x = N[o];
     if (apply) dialog && !server ? x.close() : x.toggleAttribute('open', !!server);

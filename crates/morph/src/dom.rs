@@ -110,8 +110,9 @@ unsafe extern "C" {
     #[link_name = "C"]
     pub safe fn s_shadows(i: i32, target: H) -> i32;
     /// 1 if `<style>` and `<link>` inserted in `target` cannot apply
-    /// outside it: its root is a shadow root or a fragment or detached
-    /// element, or its document is not the loader's `document`.
+    /// outside it: its root is a shadow root, or its document is not the
+    /// loader's `document` (a frame's). Not a detached element or a
+    /// fragment: once attached, their styles would apply to the page.
     #[link_name = "Y"]
     pub safe fn styles_contained(target: H) -> i32;
     /// Removes a staged element, or a staged attribute from its element.

@@ -214,7 +214,11 @@
 //!   `__morphServerOpen`, invisible to serialization). The element follows
 //!   the server only when the server's own `open` changed;
 //!   a dialog is closed with `close()`, so a modal one leaves the top layer.
-//!   An element first seen by a morph is taken to show the server's state.
+//!   An element first seen by a morph (content the morph did not write)
+//!   keeps the state it shows, which the person may have set: its markup
+//!   is not known, so the new markup's `open` is taken as the server's
+//!   (SPEC.md section 12's first morph); a server change to it then shows
+//!   from the next morph on.
 //! - A `data-section-id` the caller knows unchanged (the `Preview` passes
 //!   them) is matched but never entered.
 //!

@@ -179,6 +179,19 @@ pub fn morph(target: H, new_root: H, options: &Options, skip: &[String]) -> Vec<
         match dom::nav(target, dom::PARENT) {
             0 => Vec::new(),
             parent => {
+                // The target alone: what the new HTML holds beside its first
+                // element (siblings, text) would land outside the target.
+                let mut node = dom::nav(new_root, dom::FIRST);
+                let mut kept = false;
+                while node != 0 {
+                    let next = dom::nav(node, dom::NEXT);
+                    if kept || dom::kind(node) != ELEMENT_NODE {
+                        dom::remove(node);
+                    } else {
+                        kept = true;
+                    }
+                    node = next;
+                }
                 let end = dom::nav(target, dom::NEXT);
                 morph_range(target, parent, target, end, new_root, options, skip)
             }

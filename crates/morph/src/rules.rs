@@ -17,8 +17,8 @@
 //!   property of the target's `document` (an `<img name=querySelector>`
 //!   makes `document.querySelector` that image) or `window`;
 //! - `<style>` and `<link>` (stylesheets) unless their rules cannot apply
-//!   outside the target: the target is in a shadow root or a detached tree,
-//!   or its document is not the document of the page that loaded the morph
+//!   outside the target: the target is in a shadow root, or its document
+//!   is not the document of the page that loaded the morph
 //!   (a same-origin frame's document the host reaches into, as Studio's
 //!   preview iframe): there they style that frame alone.
 //!

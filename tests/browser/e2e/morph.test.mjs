@@ -228,6 +228,25 @@ test("details keep the person's choice until the server changes its own", () =>
     live.remove();
   }));
 
+test("the first morph of content it did not write keeps a details or dialog the person opened or closed (SPEC 12)", () =>
+  inPage(() => {
+    const markup = '<details id="fd"><summary>more</summary>a</details><details id="fc" open><summary>less</summary>b</details><dialog id="fg"><p>g</p></dialog>';
+    const live = T.mount(markup); // written by the page, not by a morph
+    const [opened, closed, dialog] = ['fd', 'fc', 'fg'].map((id) => document.getElementById(id));
+    opened.open = true; // the person opens one
+    closed.open = false; // and closes the other
+    dialog.show();
+    T.morph(live, markup);
+    T.ok(opened.open, "the person's opening stays");
+    T.ok(!closed.open, "the person's closing stays");
+    T.ok(dialog.open, 'the dialog stays open');
+    // From then on the server's own change shows.
+    T.morph(live, markup.replace('<details id="fd">', '<details id="fd" open>').replace('>a<', '>a2<'));
+    T.morph(live, markup);
+    T.ok(!opened.open, 'the server closed it');
+    live.remove();
+  }));
+
 test('a dialog the person opened stays open and modal', () =>
   inPage(() => {
     const live = T.mount('');
@@ -518,6 +537,27 @@ test('styles apply only where they cannot reach the host: a shadow root or a fra
     T.eq(getComputedStyle(fd.body).backgroundColor, 'rgb(1, 2, 3)');
     T.eq(styles(), before, 'the host was restyled');
     frame.remove();
+    // A detached element is no shadow root: attached later, its styles would
+    // restyle the page, so they are dropped.
+    const detached = document.createElement('div');
+    T.morph(detached, html);
+    T.eq(detached.querySelectorAll('style, link').length, 0, 'a stylesheet in a detached element');
+    document.body.append(detached);
+    await T.sleep(100);
+    T.eq(styles(), before, 'the host was restyled once it was attached');
+    detached.remove();
+  }));
+
+test('outer: only the first element of the HTML replaces the target; nothing lands beside it', () =>
+  inPage(() => {
+    const live = T.mount('<section id="wrap"><p>old</p></section><p id="after">after</p>');
+    const target = document.getElementById('wrap');
+    T.morph(target, '<section id="wrap"><p>new</p></section><div id="sib">stolen?</div>text', { outer: true });
+    T.eq(document.getElementById('sib'), null, 'a sibling reached outside the target');
+    T.ok(document.getElementById('wrap') === target, 'the target is kept');
+    T.eq(target.textContent, 'new');
+    T.eq(live.innerHTML, '<section id="wrap"><p>new</p></section><p id="after">after</p>');
+    live.remove();
   }));
 
 // ---- work is linear in the size of the HTML, whatever its depth ----
