@@ -82,6 +82,8 @@ class ToolInput {
     this.shape++;
     this.growing = null;
     const top = this.stack.at(-1);
+    // A value after a value with no comma between is no JSON.
+    if (top?.full) return this.fail();
     if (!top) {
       if (this.root !== undefined) return this.fail();
       this.root = value;
@@ -238,6 +240,16 @@ export class BuildSession {
 
   /** Reads events from `source` until it ends or `options.signal` aborts: a `Response` or `ReadableStream` of server-sent events, an `EventSource`, a `WebSocket` (one JSON event per message) or an async iterable of events. */
   async connect(source, options) {
+    try {
+      return await this.#connect(source, options);
+    } catch (e) {
+      // A source that fails (a locked or read stream, an iterable that
+      // throws) fails as every entry does: with a SurfacesError.
+      throw e instanceof SurfacesError ? e : new SurfacesError('source_failed', '/source', `reading the source failed: ${e?.message ?? e}`);
+    }
+  }
+
+  async #connect(source, options) {
     const signal = options?.signal;
     if (signal?.aborted) return;
     if (typeof source?.getReader === 'function' || typeof source?.body?.getReader === 'function') {
@@ -414,9 +426,11 @@ export class BuildSession {
 
   // What each AG-UI event does (the others are ignored).
   #on = {
-    RUN_STARTED: (e, s) => ([s.run, s.runId, s.error] = ['running', e.runId ?? null, null]),
-    RUN_FINISHED: (e, s) => (s.run = 'finished'),
-    RUN_ERROR: (e, s) => ([s.run, s.error] = ['error', String(e.message ?? '')]),
+    // A run's start and end (and a snapshot, below) end the tool calls in
+    // flight: a connection that broke mid-call never sends their end.
+    RUN_STARTED: (e, s) => (this.#endCalls(), ([s.run, s.runId, s.error] = ['running', e.runId ?? null, null])),
+    RUN_FINISHED: (e, s) => (this.#endCalls(), (s.run = 'finished')),
+    RUN_ERROR: (e, s) => (this.#endCalls(), ([s.run, s.error] = ['error', String(e.message ?? '')])),
     STATE_SNAPSHOT: (e) => this.#snapshot(e.snapshot),
     STATE_DELTA: (e) => this.#delta(e.delta),
     TOOL_CALL_START: (e) => this.#callStart(e.toolCallId, e.toolCallName),
@@ -445,15 +459,24 @@ export class BuildSession {
     this.#diff(this.#document, doc);
     this.#document = doc;
     this.#status.needsSnapshot = false;
+    this.#endCalls();
+    // The chat's next step starts from the snapshot, not from its own draft.
+    if (this.#chat) this.#chat.draft = null;
   }
 
-  /** The ids of the sections that differ between two drafts, in `changed`. */
+  /** No tool call in flight any more: its input and ghost are dropped. */
+  #endCalls() {
+    this.#calls.clear();
+    [this.#ghostCall, this.#ghost] = [null, null];
+  }
+
+  /** The ids of the sections that differ between two drafts (in content or place, or gone), in `changed`. */
   #diff(before, after) {
-    const ids = (d) => (Array.isArray(d?.sections) ? d.sections : d ? [d] : []).map((x) => [x?.id, JSON.stringify(x)]);
+    const ids = (d) => (Array.isArray(d?.sections) ? d.sections : d ? [d] : []).map((x, i) => [x?.id, JSON.stringify(x) + i]);
     const old = new Map(ids(before));
-    const now = ids(after);
+    const now = new Map(ids(after));
     for (const [id, text] of now) if (old.get(id) !== text) this.#update.changed.push(id);
-    for (const [id] of old) if (!now.some(([k]) => k === id)) this.#update.changed.push(id);
+    for (const [id] of old) if (!now.has(id)) this.#update.changed.push(id);
   }
 
   #delta(delta) {
@@ -483,20 +506,9 @@ export class BuildSession {
       u.divergences.push({ code: 'VALIDATION_FAILED', path: issue.path, message: `the local validator refuses the draft this delta makes: ${issue.code}: ${issue.message}`, issues: [issue] });
     }
     this.#document = applied.document;
-    for (const op of delta) this.#touched(op?.path, before), this.#touched(op?.from, before);
-  }
-
-  /** The id of the section an operation at `path` changed, in `changed`. */
-  #touched(path, before) {
-    const doc = this.#document;
-    if (typeof path !== 'string') return;
-    if (!Array.isArray(doc.sections)) return void this.#update.changed.push(doc.id);
-    const [first, index] = segments(path);
-    if (first !== 'sections') return;
-    if (index === undefined) return void this.#update.changed.push(...[...doc.sections, ...(before.sections ?? [])].map((x) => x?.id));
-    const i = index === '-' ? doc.sections.length - 1 : Number(index);
-    const id = doc.sections[i]?.id ?? before.sections?.[i]?.id;
-    if (id !== undefined) this.#update.changed.push(id);
+    // The sections that differ, by id (a removed, moved or replaced one
+    // too), as a snapshot's are found.
+    this.#diff(before, applied.document);
   }
 
   #callStart(id, name) {
@@ -513,7 +525,7 @@ export class BuildSession {
     if (input.failed >= 0) {
       this.#update.errors.push(problem('invalid_tool_input', '/delta', `the tool call's input stopped being JSON at offset ${input.failed}; no ghost until the next call`));
     }
-    if (id === this.#ghostCall) this.#ghost = this.#ghostOf(input.writing(), input);
+    if (id === this.#ghostCall) this.#ghost = input.failed >= 0 ? null : this.#ghostOf(input.writing(), input);
   }
 
   #callEnd(id) {
@@ -624,6 +636,8 @@ export class BuildSession {
       return;
     }
     const value = change.kind === 'step' ? { ops: change.ops } : change.value;
+    // `{"ops": {...}}`: one operation, as a Draft takes it.
+    if (isObject(value?.ops)) value.ops = [value.ops];
     if (change.kind === 'text' || typeof value?.say === 'string') {
       this.#say('chat', `${change.kind === 'text' ? change.text : value.say}\n`);
     }

@@ -424,3 +424,65 @@ test('previewHtml: a value the props refuse as a whole is not drawn; past a limi
   assert.match(moved('b'), /data-component-id="b"[^>]*>New B</);
 });
 
+
+test('a run that ends, or a snapshot, ends the tool calls in flight: no stale ghost; a broken tool input shows none', () => {
+  for (const end of [{ type: 'RUN_FINISHED', threadId: 't', runId: 'r' }, { type: 'RUN_ERROR', message: 'x' }, { type: 'STATE_SNAPSHOT', snapshot: start() }, { type: 'RUN_STARTED', threadId: 't', runId: 'r2' }]) {
+    const s = new b.BuildSession({ document: start() });
+    s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+    const half = s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"add","path":"/sections/0/components/-","value":{"id":"h","component":"Heading","props":{"text":"Half-writ' });
+    assert.ok(half.ghost, end.type);
+    assert.equal(s.receive(end).ghost, null, end.type);
+    assert.doesNotMatch(s.previewHtml(), /Half-writ|data-ch-ghost/, end.type);
+    // What the broken connection's call still sends is no call of this session's.
+    assert.equal(s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: 'ten"' }).ghost, null, end.type);
+  }
+  const s = new b.BuildSession({ document: start() });
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"add","path":"/sections/0/components/-","value":{"id":"h","component":"Heading","props":{"text":"Hi"}}}' });
+  // Two values with no comma between: no JSON, reported, and no ghost.
+  const broken = s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: ' {"op":"remove","path":"/sections/0/components/0"}' });
+  assert.deepEqual(broken.errors.map((e) => e.code), ['invalid_tool_input']);
+  assert.equal(broken.ghost, null);
+});
+
+test('receiveText: a snapshot mid-turn is where the next step starts; one operation object in ops is a step too', () => {
+  const s = new b.BuildSession({ document: start() });
+  const add = (id) => JSON.stringify({ ops: [{ op: 'add', path: '/sections/0/components/-', value: { id, component: 'Text', props: { text: id } } }, { op: 'add', path: '/sections/0/components/0/children/-', value: id }] }) + '\n';
+  s.receiveText(add('one'));
+  const snapshot = start();
+  snapshot.sections[0].components[0].children = ['server'];
+  snapshot.sections[0].components.push({ id: 'server', component: 'Text', props: { text: 'from the server' } });
+  s.receive({ type: 'STATE_SNAPSHOT', snapshot });
+  s.receiveText(add('two'));
+  assert.deepEqual(s.document.sections[0].components.map((c) => c.id), ['root', 'server', 'two']);
+  const one = s.receiveText('{"ops":{"op":"replace","path":"/sections/0/components/1/props/text","value":"changed"}}\n');
+  assert.equal(s.document.sections[0].components[1].props.text, 'changed');
+  assert.deepEqual(one.changed, ['sec_hero']);
+});
+
+test('connect: a source that fails while read fails with a SurfacesError (source_failed)', async () => {
+  const s = new b.BuildSession({ document: start() });
+  const body = new ReadableStream({ start: (c) => c.close() });
+  body.getReader(); // locked
+  await assert.rejects(s.connect(body), (e) => e instanceof b.SurfacesError && e.code === 'source_failed');
+  const failing = (async function* () {
+    yield { type: 'RUN_STARTED', threadId: 't', runId: 'r' };
+    throw new Error('the socket closed');
+  })();
+  await assert.rejects(s.connect(failing), (e) => e instanceof b.SurfacesError && e.code === 'source_failed' && /socket closed/.test(e.message));
+});
+
+test('a delta that removes, moves or replaces sections lists every section it changed', () => {
+  const page = () => ({ sections: ['sec_a', 'intro', 'sec_b'].map((id) => ({ id, kind: 'surface', catalog: 'blog@1', components: [{ id: 'root', component: 'Stack', children: [] }], data: {} })) });
+  const changed = (delta) => {
+    const s = new b.BuildSession({ document: page() });
+    return s.receive({ type: 'STATE_DELTA', delta }).changed.sort();
+  };
+  // Removed, and moved up by it.
+  assert.deepEqual(changed([{ op: 'remove', path: '/sections/1' }]), ['intro', 'sec_b']);
+  assert.deepEqual(changed([{ op: 'move', from: '/sections/2', path: '/sections/0' }]), ['intro', 'sec_a', 'sec_b']);
+  assert.deepEqual(changed([{ op: 'move', from: '/sections/2', path: '/sections/2' }]), []);
+  const other = page();
+  other.sections[1].data = { x: 1 };
+  assert.deepEqual(changed([{ op: 'replace', path: '', value: other }]), ['intro']);
+});

@@ -772,6 +772,23 @@ impl<'a> Renderer<'a> {
         };
         if depth <= 8 {
             let start = out.len();
+            // Drawn as far as it passes the rules: a prop with an issue of
+            // its own (an unsafe href, an asset that is none, a value the
+            // catalog refuses) is left out, as a flagged part would be.
+            let mut c = c.clone();
+            let issues = validator_wasm::surface::validate_component(&c, "", self.catalog, None);
+            if let Some(props) = c.get_mut("props").and_then(Value::as_object_mut) {
+                for issue in issues {
+                    let key = issue
+                        .path
+                        .strip_prefix("/props/")
+                        .and_then(|p| p.split('/').next());
+                    if let Some(key) = key {
+                        props.shift_remove(key);
+                    }
+                }
+            }
+            let c = &c;
             self.body(out, &Node::new(c, depth, None));
             // An id another component holds (an add the pipeline will
             // refuse as a duplicate) stays off the ghost: one element per

@@ -684,6 +684,35 @@ fn a_preview_draws_what_is_flagged_as_a_labelled_placeholder() {
     assert!(!html.contains("not allowed</p>"), "{html}");
 }
 
+/// A ghost is drawn as far as it passes the rules: an unsafe href or src,
+/// or a value the catalog refuses, never reaches the preview's markup.
+#[test]
+fn a_ghost_leaves_out_a_prop_the_rules_refuse() {
+    let doc = surface(
+        json!([{"id": "root", "component": "Stack", "children": []}]),
+        json!({}),
+    );
+    for ghost in [
+        json!({"id": "lk", "component": "Link", "props": {"text": "Go", "href": "javascript:alert(1)"}}),
+        json!({"id": "im", "component": "Image", "props": {"src": "javascript:alert(1)", "alt": "A"}}),
+        json!({"id": "bt", "component": "Button", "props": {"label": "Go", "variant": "bad", "onClick": {"action": "navigate", "href": "javascript:alert(1)"}}}),
+    ] {
+        let html = preview(
+            &doc,
+            Some(Ghost {
+                op: "add",
+                path: "/components/-",
+                component: Some(&ghost),
+            }),
+        );
+        assert!(html.contains("data-ch-ghost"), "{html}");
+        assert!(
+            !html.contains("javascript:") && !html.contains("ch-variant-bad"),
+            "{html}"
+        );
+    }
+}
+
 #[test]
 fn a_preview_draws_the_ghost_where_it_will_land() {
     let new = json!({"id": "cta", "component": "Button", "props": {"label": "Sta"}});
