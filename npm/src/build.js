@@ -189,6 +189,17 @@ const clone = (value, at) => {
   }
 };
 const segments = (path) => (typeof path === 'string' ? path.split('/').slice(1) : []);
+// An error's code and path, each section and component in it named by its
+// id, not its place (as the pipeline keys them): an error the draft had is
+// the same error after a delta moved or removed something before it.
+const errorKey = (doc, issue) => {
+  let v = doc;
+  const path = segments(issue.path).map((k, i, all) => {
+    const item = (v = v?.[k]);
+    return /^\d+$/.test(k) && /^(sections|components)$/.test(all[i - 1]) && typeof item?.id === 'string' ? `#${item.id}` : k;
+  });
+  return `${issue.code} ${path.join('/')}`;
+};
 const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A build session mirrored in the browser: `receive` its AG-UI events (or `connect` to their source), read `onUpdate`. */
@@ -500,9 +511,9 @@ export class BuildSession {
     }
     // A delta the local validator refuses is applied all the same (the server is the authority): each error it brings is reported.
     const errors = (d) => validate(d, { catalog: this.#catalog }).issues.filter((i) => i.severity === 'error');
-    const known = new Set(errors(before).map((i) => `${i.code} ${i.path}`));
+    const known = new Set(errors(before).map((i) => errorKey(before, i)));
     for (const issue of errors(applied.document)) {
-      if (known.has(`${issue.code} ${issue.path}`)) continue;
+      if (known.has(errorKey(applied.document, issue))) continue;
       u.divergences.push({ code: 'VALIDATION_FAILED', path: issue.path, message: `the local validator refuses the draft this delta makes: ${issue.code}: ${issue.message}`, issues: [issue] });
     }
     this.#document = applied.document;

@@ -486,3 +486,23 @@ test('a delta that removes, moves or replaces sections lists every section it ch
   other.sections[1].data = { x: 1 };
   assert.deepEqual(changed([{ op: 'replace', path: '', value: other }]), ['intro']);
 });
+
+test('an error the draft had is no divergence after a delta that moves or removes what came before it', () => {
+  const doc = start();
+  doc.sections[0].components = [
+    { id: 'root', component: 'Stack', children: ['a', 'b'] },
+    { id: 'a', component: 'Text', props: { text: 'A' } },
+    { id: 'b', component: 'Text', props: { text: { path: 'no-slash' } } },
+  ];
+  for (const delta of [
+    [{ op: 'move', from: '/sections/0/components/2', path: '/sections/0/components/1' }],
+    [{ op: 'remove', path: '/sections/0/components/0/children/0' }, { op: 'remove', path: '/sections/0/components/1' }],
+  ]) {
+    const s = new b.BuildSession({ document: doc });
+    assert.deepEqual(s.receive({ type: 'STATE_DELTA', delta }).divergences, [], JSON.stringify(delta));
+  }
+  // A new error on that component still is one.
+  const s = new b.BuildSession({ document: doc });
+  const worse = s.receive({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/2/visible', value: { path: 'also-bad' } }] });
+  assert.deepEqual(worse.divergences.map((d) => d.code), ['VALIDATION_FAILED']);
+});

@@ -384,10 +384,11 @@ impl Draft {
         // What each target's surface looked like before, while it still does.
         let mut before: Vec<Option<sorted::Names>> = Vec::new();
         for t in &targets {
-            let errors = t
-                .before_at()
-                .and_then(|b| self.issues_of(&b, catalog))
-                .map(|issues| error_keys(issues));
+            let errors = t.before_at().and_then(|b| {
+                self.issues_of(&b, catalog)?;
+                let issues = self.checked.get(&b)?;
+                Some(error_keys(&issues.issues, surface_at(&self.document, &b)?))
+            });
             before.push(errors);
         }
         let local = match group {
@@ -488,7 +489,7 @@ impl Draft {
             for issue in after.issues.iter().filter(|i| i.is_error()) {
                 if !before_errors
                     .as_ref()
-                    .is_some_and(|b| b.contains(&error_key(issue)))
+                    .is_some_and(|b| b.contains(&error_key(issue, surface)))
                 {
                     let mut issue = issue.clone();
                     issue.path = [after_at.as_str(), &issue.path].concat();
@@ -559,20 +560,31 @@ fn commit(report: &mut Report, group: Vec<Prepared>) {
     }
 }
 
-/// The errors among `issues`, each as its [`error_key`].
-fn error_keys(issues: &[Issue]) -> sorted::Names {
+/// The errors among `issues` of `surface`, each as its [`error_key`].
+fn error_keys(issues: &[Issue], surface: &Value) -> sorted::Names {
     issues
         .iter()
         .filter(|i| i.is_error())
-        .map(error_key)
+        .map(|i| error_key(i, surface))
         .collect()
 }
 
 /// An issue's code and path as one string (a code is a word: no space in
 /// it), so that the errors before an operation make a set of a type the
-/// module has already.
-fn error_key(issue: &Issue) -> String {
-    [issue.code, " ", &issue.path].concat()
+/// module has already. A component is named by its id (`#id`), not its
+/// place in `surface`'s list: an error already in the draft is the same
+/// error after an operation moved or removed another component, and does
+/// not block it.
+fn error_key(issue: &Issue, surface: &Value) -> String {
+    let at = issue.path.strip_prefix("/components/").and_then(|rest| {
+        let (index, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        let component = surface.get("components")?.get(array_index(index)?)?;
+        Some((component.get("id")?.as_str()?, tail))
+    });
+    match at {
+        Some((id, tail)) => [issue.code, " #", id, "/", tail].concat(),
+        None => [issue.code, " ", &issue.path].concat(),
+    }
 }
 
 /// An operation whose effect is confined: nothing, one component's

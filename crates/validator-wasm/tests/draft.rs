@@ -478,3 +478,37 @@ fn a_members_source_written_alone_resolves_the_paths_into_it_again() {
     assert_eq!(draft.apply(&remove, &catalog).applied.len(), 1);
     assert!(missing(&mut draft));
 }
+
+/// An error already in the draft does not block edits elsewhere, even one
+/// that moves or removes another component and so shifts the erring
+/// component's place in the list (its error is the same error).
+#[test]
+fn an_error_already_there_does_not_block_moving_or_removing_another_component() {
+    let catalog = Catalog::default_blog();
+    let doc = json!({"components": [
+        {"id": "root", "component": "Stack", "children": ["a", "b"]},
+        {"id": "a", "component": "Text", "props": {"text": "A"}},
+        {"id": "b", "component": "Text", "props": {"text": {"path": "no-slash"}}}
+    ]});
+    assert!(validate_surface(&doc, &catalog)
+        .iter()
+        .any(|i| i.code == "invalid_pointer"));
+    let mut draft = Draft::new(doc.clone());
+    let moved = draft.apply(
+        &json!([{"op": "move", "from": "/components/2", "path": "/components/1"}]),
+        &catalog,
+    );
+    assert_eq!(moved.applied, [0], "{:?}", moved.refused);
+    let mut draft = Draft::new(doc);
+    let removed = draft.apply(
+        &json!([{"op": "remove", "path": "/components/0/children/0"}, {"op": "remove", "path": "/components/1"}]),
+        &catalog,
+    );
+    assert_eq!(removed.applied.len(), 2, "{:?}", removed.refused);
+    // A new error of the same kind on the same component is still refused.
+    let worse = draft.apply(
+        &json!({"op": "add", "path": "/components/1/visible", "value": {"path": "also-bad"}}),
+        &catalog,
+    );
+    assert_eq!(worse.refused.len(), 1);
+}
