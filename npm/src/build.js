@@ -414,9 +414,9 @@ export class BuildSession {
         if (done) break;
         read(typeof value === 'string' ? value : decoder.decode(value, { stream: true }));
       }
+      // An event the stream ends inside (no blank line after it: the
+      // connection was cut) is not dispatched, as the SSE standard says.
       read(decoder.decode());
-      if (pieces.length) line(pieces.join(''));
-      dispatch();
     } catch (e) {
       if (!signal?.aborted) throw new SurfacesError('source_failed', '/source', `the event stream failed: ${e?.message ?? e}`);
     } finally {

@@ -277,6 +277,12 @@ test('bad input: a coded entry in the update, the session still running, the las
   assert.deepEqual(seen.map((u) => [u.errors.map((e) => e.code).join(), u.status.run]), [['invalid_event', 'idle'], ['', 'running']]);
   // Through all of it the session kept running.
   assert.equal(s.receive({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' }).status.run, 'finished');
+  // A stream that ends inside an event (no blank line after it: the
+  // connection was cut) does not dispatch it, as the SSE standard says.
+  const cut = [];
+  const u = new b.BuildSession({ document: start(), onUpdate: (x) => cut.push(x) });
+  await u.connect(new Response('data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n'));
+  assert.deepEqual(cut.map((x) => x.status.run), ['running']);
 });
 
 test('receiveText: the Build chat\'s JSON Lines through the local pipeline, held steps across steps, the end-of-round refusal', () => {
