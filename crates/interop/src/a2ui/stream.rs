@@ -130,17 +130,18 @@ impl A2uiImport {
     /// as it is now.
     pub fn notes(&self) -> Vec<Note> {
         let mut notes = self.notes.clone();
-        if let (Some(state), Some(tree)) = (self.followed(), &self.tree) {
-            if tree.converts(state) {
+        let followed = self.followed_index();
+        // Every surface's, in order, as `from_a2ui` gives them: the one
+        // followed from its tree kept in place, the others (left out of the
+        // document) converted here.
+        for (i, state) in self.model.surfaces.iter().enumerate() {
+            if Some(i) != followed {
+                notes.extend(Tree::new(state).notes(state));
+            } else if let Some(tree) = self.tree.as_ref().filter(|t| t.converts(state)) {
                 notes.extend(tree.notes(state));
             }
         }
         notes
-    }
-
-    /// The surface followed, once created.
-    fn followed(&self) -> Option<&messages::SurfaceState> {
-        self.model.surfaces.get(self.followed_index()?)
     }
 
     fn followed_index(&self) -> Option<usize> {
