@@ -140,15 +140,17 @@ class ToolInput {
     }
   }
   stringChar(t, c) {
+    // What this character adds to the text, if anything.
+    let added;
     if (t.escape !== null) {
       if (t.escape === '') {
         if (c === 'u') t.escape = 'u';
-        else if (c in ESCAPES) [t.text, t.escape] = [t.text + ESCAPES[c], null];
+        else if (c in ESCAPES) [added, t.escape] = [ESCAPES[c], null];
         else return this.fail();
       } else {
         if (!/[0-9a-fA-F]/.test(c)) return this.fail();
         t.escape += c;
-        if (t.escape.length === 5) [t.text, t.escape] = [t.text + String.fromCharCode(parseInt(t.escape.slice(1), 16)), null];
+        if (t.escape.length === 5) [added, t.escape] = [String.fromCharCode(parseInt(t.escape.slice(1), 16)), null];
       }
     } else if (c === '\\') t.escape = '';
     else if (c === '"') {
@@ -158,13 +160,19 @@ class ToolInput {
       else this.place(t.text);
       return;
     } else if (c < ' ') return this.fail();
-    else t.text += c;
+    else added = c;
+    if (added === undefined) return;
+    t.text += added;
+    // Whether the text ends in half a surrogate pair (\ud83d of an escaped
+    // emoji), from what was added: testing the whole text would flatten it
+    // at every character, the square of its length.
+    t.half = /[\ud800-\udbff]$/.test(added);
     // A display key's cut string shows closed where it stops, and so does
     // an operation's value for a display prop (path first, as ops are written).
     const top = this.stack.at(-1);
     if (!t.key && top && !top.array && top.colon && (DISPLAY_KEYS.has(top.key) || (top.key === 'value' && DISPLAY_PROP.test(top.value.path)))) {
-      // Not half a surrogate pair (\ud83d of an escaped emoji): no text.
-      top.value[top.key] = /[\ud800-\udbff]$/.test(t.text) ? t.text.slice(0, -1) : t.text;
+      // Not half a surrogate pair: no text.
+      top.value[top.key] = t.half ? t.text.slice(0, -1) : t.text;
       this.growing = { object: top.value, key: top.key };
     }
   }
@@ -560,11 +568,22 @@ export class BuildSession {
     const ghost = { op: op.op, path: op.path, partial: true, issues: [] };
     const value = op.value;
     const last = this.#ghost;
-    const same = last && last.read.shape === read.shape && last.path === ghost.path && last.op === ghost.op;
+    const sameOp = last && last.path === ghost.path && last.op === ghost.op;
+    const same = sameOp && last.read.shape === read.shape;
+    // The component is copied and checked again once an eighth more of
+    // the operation's values ended since it last was (each time, for a
+    // small one): a long operation (a table of a thousand cells) costs
+    // work linear in its length, not the square of it.
+    const start = sameOp ? last.read.start : read.shape;
+    let built = sameOp ? last.read.built : -1;
+    const due = read.shape - built >= Math.max(1, (read.shape - start) >> 3);
     if (same && last.component?.props && read.growing && read.growing.object === value?.props) {
       ghost.component = { ...last.component, props: { ...last.component.props, [read.growing.key]: value.props[read.growing.key] } };
       ghost.issues = last.issues;
+    } else if (sameOp && !due && last.component) {
+      [ghost.component, ghost.issues] = [last.component, last.issues];
     } else if (isObject(value) && ('component' in value || 'id' in value || 'props' in value)) {
+      built = read.shape;
       const component = {};
       if (typeof value.id === 'string') component.id = value.id;
       if (typeof value.component === 'string') component.component = value.component;
@@ -586,7 +605,7 @@ export class BuildSession {
     if (['string', 'number', 'boolean'].includes(typeof value) && !shifted) Object.defineProperty(ghost, 'value', { value });
     const drawn = last && last.path === ghost.path && last.op === ghost.op ? last.drawn : undefined;
     Object.defineProperty(ghost, 'drawn', { value: drawn, writable: true });
-    Object.defineProperty(ghost, 'read', { value: { shape: read.shape } });
+    Object.defineProperty(ghost, 'read', { value: { shape: read.shape, start, built } });
     return ghost;
   }
 
