@@ -271,6 +271,10 @@ export class BuildSession {
   async #connect(source, options) {
     const signal = options?.signal;
     if (signal?.aborted) return;
+    // A string is no source (it would be read as events, a character each).
+    if (typeof source === 'string') throw new SurfacesError('invalid_option', '/source', 'connect reads a Response, a ReadableStream, an EventSource, a WebSocket or an async iterable of events, not a string');
+    // A successful Response without a body (a 204) holds no events.
+    if (source?.body === null && source.ok === true) return;
     if (typeof source?.getReader === 'function' || typeof source?.body?.getReader === 'function') {
       // A Response that is no success is no event stream (its body is an error page).
       if (source.ok === false) throw new SurfacesError('source_failed', '/source', `the event stream answered ${source.status} ${source.statusText ?? ''}`.trim());
@@ -504,8 +508,11 @@ export class BuildSession {
       u.errors.push(problem('invalid_event', '/delta', 'STATE_DELTA carries a list of RFC 6902 operations'));
       return;
     }
-    if (!this.#document) {
-      u.divergences.push({ code: 'no_snapshot', op: 0, path: '', message: 'a delta came before any snapshot: it waits for none, the session asks for a snapshot' });
+    if (!this.#document || this.#status.needsSnapshot) {
+      // Before any snapshot, or after a delta that did not apply here: the
+      // draft is stale until the snapshot asked for, so nothing patches it.
+      const after = this.#document ? 'a delta that did not apply here, before the snapshot asked for' : 'any snapshot';
+      u.divergences.push({ code: 'no_snapshot', op: 0, path: '', message: `a delta came after ${after}: it is not applied, the session asks for a snapshot` });
       this.#status.needsSnapshot = true;
       return;
     }

@@ -241,9 +241,15 @@ test('bad input: a coded entry in the update, the session still running, the las
   assert.deepEqual(lost.divergences.map((d) => [d.code, d.op]), [['path_not_found', 1]]);
   assert.equal(lost.status.needsSnapshot, true);
   assert.deepEqual(s.document, good);
+  // Until the snapshot comes, the draft is stale: a later delta is not applied to it.
+  const odd = { type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/0/children/-', value: 'ghost-child' }] };
+  const stale = s.receive(odd);
+  assert.deepEqual(stale.divergences.map((d) => d.code), ['no_snapshot']);
+  assert.deepEqual(s.document, good);
+  assert.equal(s.receive({ type: 'STATE_SNAPSHOT', snapshot: good }).status.needsSnapshot, false);
   // One the local validator refuses is applied all the same (the server is the authority) and reported.
-  const odd = s.receive({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/0/children/-', value: 'ghost-child' }] });
-  assert.equal(odd.divergences[0].code, 'VALIDATION_FAILED');
+  const refused = s.receive(odd);
+  assert.equal(refused.divergences[0].code, 'VALIDATION_FAILED');
   assert.deepEqual(s.document.sections[0].components[0].children, ['ghost-child']);
   // Tool input that never becomes JSON.
   s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
@@ -466,8 +472,10 @@ test('receiveText: a snapshot mid-turn is where the next step starts; one operat
   assert.deepEqual(one.changed, ['sec_hero']);
 });
 
-test('connect: a source that fails while read fails with a SurfacesError (source_failed)', async () => {
+test('connect: a source that fails while read fails with a SurfacesError (source_failed); a string is no source; a 204 holds no events', async () => {
   const s = new b.BuildSession({ document: start() });
+  await assert.rejects(s.connect('data: {}'), (e) => e instanceof b.SurfacesError && e.code === 'invalid_option' && e.path === '/source');
+  await s.connect(new Response(null, { status: 204 }));
   const body = new ReadableStream({ start: (c) => c.close() });
   body.getReader(); // locked
   await assert.rejects(s.connect(body), (e) => e instanceof b.SurfacesError && e.code === 'source_failed');
