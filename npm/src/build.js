@@ -589,7 +589,7 @@ export class BuildSession {
       ghost.issues = last.issues;
     } else if (sameOp && !due && last.component) {
       [ghost.component, ghost.issues] = [last.component, last.issues];
-    } else if (isObject(value) && ('component' in value || 'id' in value || 'props' in value)) {
+    } else if (isObject(value) && /\/components\/[^/]+$/.test(op.path) && ('component' in value || 'id' in value || 'props' in value)) {
       built = read.shape;
       const component = {};
       if (typeof value.id === 'string') component.id = value.id;

@@ -520,3 +520,18 @@ test('an error the draft had is no divergence after a delta that moves or remove
   const worse = s.receive({ type: 'STATE_DELTA', delta: [{ op: 'add', path: '/sections/0/components/2/visible', value: { path: 'also-bad' } }] });
   assert.deepEqual(worse.divergences.map((d) => d.code), ['VALIDATION_FAILED']);
 });
+
+test('a ghost holds a component only for an operation on a component: a data value or a section with an id is none', () => {
+  const s = new b.BuildSession({ document: start() });
+  s.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const data = s.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"add","path":"/sections/0/data/plan","value":{"id":"pro","props":{"x":1}' });
+  assert.equal(data.ghost.component, undefined);
+  const t = new b.BuildSession({ document: start() });
+  t.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const section = t.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"replace","path":"/sections/0","value":{"id":"sec_hero","kind":"surface"' });
+  assert.equal(section.ghost.component, undefined);
+  const u = new b.BuildSession({ document: start() });
+  u.receive({ type: 'TOOL_CALL_START', toolCallId: 'c', toolCallName: 'patch_draft' });
+  const component = u.receive({ type: 'TOOL_CALL_ARGS', toolCallId: 'c', delta: '{"ops":[{"op":"add","path":"/sections/0/components/-","value":{"id":"h","component":"Heading"' });
+  assert.deepEqual(component.ghost.component, { id: 'h', component: 'Heading' });
+});
