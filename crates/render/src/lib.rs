@@ -778,7 +778,7 @@ impl<'a> Renderer<'a> {
             let mut c = c.clone();
             let issues = validator_wasm::surface::validate_component(&c, "", self.catalog, None);
             if let Some(props) = c.get_mut("props").and_then(Value::as_object_mut) {
-                for issue in issues {
+                for issue in &issues {
                     let key = issue
                         .path
                         .strip_prefix("/props/")
@@ -789,7 +789,13 @@ impl<'a> Renderer<'a> {
                 }
             }
             let c = &c;
-            self.body(out, &Node::new(c, depth, None));
+            let node = Node::new(c, depth, None);
+            match issues.iter().find(|i| i.code == "unknown_component") {
+                // A name the catalog lacks (a model's typo): its labelled
+                // placeholder, not an empty element.
+                Some(issue) => self.placeholder(out, &node, issue, Stands::Prop),
+                None => self.body(out, &node),
+            }
             // An id another component holds (an add the pipeline will
             // refuse as a duplicate) stays off the ghost: one element per
             // id, so the morph keys the component that has it.

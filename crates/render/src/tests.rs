@@ -711,6 +711,23 @@ fn a_ghost_leaves_out_a_prop_the_rules_refuse() {
             "{html}"
         );
     }
+    // A name the catalog lacks: its labelled placeholder, as the ghost.
+    let typo = json!({"id": "go", "component": "Buton", "props": {"label": "Go"}});
+    let ghost = Ghost {
+        op: "add",
+        path: "/components/-",
+        component: Some(&typo),
+    };
+    let html = preview(&doc, Some(ghost));
+    assert!(
+        html.contains(r#"data-ch-placeholder="unknown_component""#)
+            && html.contains("Buton &quot;go&quot;: "),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"data-component-id="go" data-ch-ghost"#),
+        "{html}"
+    );
 }
 
 #[test]
