@@ -277,7 +277,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         .get("components")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let left_out = LeftOut::of(&issues, components);
+    let left_out = LeftOut::of(&issues, components, |i| i.severity == Severity::Flag);
     let null_data = Value::Object(serde_json::Map::new());
     let ids = ids_of(components);
     let (preview, ghost) = match options.mode {
@@ -439,9 +439,11 @@ struct LeftOut<'a> {
 }
 
 impl<'a> LeftOut<'a> {
-    fn of(issues: &'a [Issue], components: &'a [Value]) -> LeftOut<'a> {
+    /// What the issues that `keep` takes leave out of `components` (a fn,
+    /// not a generic: one copy of this in the WebAssembly module).
+    fn of(issues: &'a [Issue], components: &'a [Value], keep: fn(&Issue) -> bool) -> LeftOut<'a> {
         let mut out = LeftOut::default();
-        for issue in issues.iter().filter(|i| i.severity == Severity::Flag) {
+        for issue in issues.iter().filter(|i| keep(i)) {
             let segments = pointer::parse(&issue.path).unwrap_or_default();
             let (Some("components"), Some(i)) = (
                 segments.first().map(String::as_str),
@@ -772,27 +774,19 @@ impl<'a> Renderer<'a> {
         };
         if depth <= 8 {
             let start = out.len();
-            // Drawn as far as it passes the rules: a prop with an issue of
-            // its own (an unsafe href, an asset that is none, a value the
-            // catalog refuses) is left out, as a flagged part would be.
-            let mut c = c.clone();
-            let issues = validator_wasm::surface::validate_component(&c, "", self.catalog, None);
-            if let Some(props) = c.get_mut("props").and_then(Value::as_object_mut) {
-                for issue in &issues {
-                    let key = issue
-                        .path
-                        .strip_prefix("/props/")
-                        .and_then(|p| p.split('/').next());
-                    if let Some(key) = key {
-                        props.shift_remove(key);
-                    }
-                }
-            }
-            let c = &c;
-            let node = Node::new(c, depth, None);
-            match issues.iter().find(|i| i.code == "unknown_component") {
-                // A name the catalog lacks (a model's typo): its labelled
-                // placeholder, not an empty element.
+            // Drawn as far as it passes the rules, as a surface's flagged
+            // parts are left out: a prop with an issue of its own (an unsafe
+            // href, an asset that is none, a value the catalog refuses; an
+            // error too, which would refuse a surface) is left out, and a
+            // name the catalog lacks (a model's typo) is its labelled
+            // placeholder, not an empty element.
+            let issues =
+                validator_wasm::surface::validate_component(c, "/components/0", self.catalog, None);
+            let left = LeftOut::of(&issues, core::slice::from_ref(c), |i| {
+                i.code == "unknown_component" || i.path.starts_with("/components/0/props/")
+            });
+            let node = Node::new(c, depth, left.props(0).map(|(props, _)| props));
+            match left.component(0) {
                 Some(issue) => self.placeholder(out, &node, issue, Stands::Prop),
                 None => self.body(out, &node),
             }
