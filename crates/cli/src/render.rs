@@ -58,7 +58,12 @@ fn render(args: &[String]) -> Result<Outcome, Usage> {
     let locale = option(&opts, "locale");
     if let Some(tag) = locale.filter(|t| !surfaces_core::function::is_locale(t)) {
         return Err(Usage(format!(
-            "--locale {tag:?} is no language tag (as de-DE: a language of 2, 3 or 5 to 8 letters, then parts of 1 to 8 letters or digits, joined by -){USAGE}"
+            concat!(
+                "--locale {:?} is no language tag (",
+                surfaces_core::locale_rule!(),
+                "){}"
+            ),
+            tag, USAGE
         )));
     }
     let catalog = load_catalog(option(&opts, "catalog"))?;

@@ -53,7 +53,16 @@ fn options<'a>(
         return Err(thrown(
             "invalid_option",
             "/locale",
-            &["\"", tag, "\" is no language tag (as de-DE: a language of 2, 3 or 5 to 8 letters, then parts of 1 to 8 letters or digits, joined by -)"].concat(),
+            &[
+                "\"",
+                tag,
+                concat!(
+                    "\" is no language tag (",
+                    surfaces_core::locale_rule!(),
+                    ")"
+                ),
+            ]
+            .concat(),
         ));
     }
     Ok(Options {

@@ -6,6 +6,19 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// [`is_locale`]'s rule in words, for the messages that refuse a tag: a
+/// macro, so that each message stays one literal (`concat!`).
+///
+/// ```
+/// assert!(surfaces_core::locale_rule!().starts_with("as de-DE"));
+/// ```
+#[macro_export]
+macro_rules! locale_rule {
+    () => {
+        "as de-DE: a language of 2, 3 or 5 to 8 letters, then parts of 1 to 8 letters or digits, joined by -"
+    };
+}
+
 /// Whether `tag` reads as a BCP 47 language tag as `Intl` takes one: a
 /// language of 2, 3 or 5 to 8 ASCII letters, then parts of 1 to 8 letters
 /// or digits, joined by `-`, the last not a lone singleton; at most 35
