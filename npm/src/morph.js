@@ -11,10 +11,22 @@ const element = (target) => {
   return target;
 };
 
+// Options of the wrong kind are refused, never ignored (a misspelt value
+// would turn a feature off unseen: an onMorph given a string never hears of
+// a morph). outline is a number of milliseconds, 0 or more.
+const KINDS = { outer: 'boolean', outline: 'number', follow: 'boolean', onMorph: 'function' };
+const checked = (options) => {
+  for (const name in KINDS) {
+    const v = options?.[name];
+    if (v != null && (typeof v != KINDS[name] || v < 0 || v != v)) throw new SurfacesError('invalid_option', '/' + name, `${name} is a ${KINDS[name]}`);
+  }
+  return options;
+};
+
 /** Makes the children of `target` (or `target` itself, with `options.outer`) match `html`. */
 export function morph(target, html, options) {
   need();
-  run(() => glueMorph(element(target), string(html, '/html', 'the HTML'), options));
+  run(() => glueMorph(element(target), string(html, '/html', 'the HTML'), checked(options)));
 }
 
 /** The live preview: at most 4 morphs a second, the latest update winning. */
@@ -22,7 +34,7 @@ export class Preview {
   #preview;
   constructor(target, options) {
     need();
-    this.#preview = run(() => new GluePreview(element(target), options));
+    this.#preview = run(() => new GluePreview(element(target), checked(options)));
   }
   update(html) {
     run(() => this.#preview.update(string(html, '/html', 'the HTML')));

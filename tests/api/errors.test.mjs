@@ -128,6 +128,15 @@ test('invalid_option: modes, locales, chunks and targets of the wrong kind; a ca
   refuses(() => v.validateMarkdown(null), 'invalid_option', '');
   refuses(() => m.morph({}, '<p>'), 'invalid_option', '/target');
   refuses(() => new m.Preview(null), 'invalid_option', '/target');
+  // Options of the wrong kind, refused rather than ignored (checked before
+  // the target is touched: an element duck-typed here, as Node has no DOM).
+  const element = { nodeType: 1 };
+  refuses(() => new m.Preview(element, { onMorph: 'report' }), 'invalid_option', '/onMorph');
+  refuses(() => new m.Preview(element, { outline: '300' }), 'invalid_option', '/outline');
+  refuses(() => new m.Preview(element, { outline: -1 }), 'invalid_option', '/outline');
+  refuses(() => new m.Preview(element, { outline: NaN }), 'invalid_option', '/outline');
+  refuses(() => m.morph(element, '<p>', { outer: 'yes' }), 'invalid_option', '/outer');
+  refuses(() => m.morph(element, '<p>', { follow: 1 }), 'invalid_option', '/follow');
 });
 
 // In a fresh process: nothing loaded yet.

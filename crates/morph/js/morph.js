@@ -363,10 +363,14 @@ const imports = {
   M: (f) => {
     const k = O;
     O = [];
+    // What the page's callback throws is reported as uncaught (the preview
+    // goes on): thrown through the module it would leave its stack unwound.
     if (k.length && typeof J[f] == 'function')
       try {
         J[f].call(null, k);
-      } catch {}
+      } catch (e) {
+        reportError(e);
+      }
     return put(k);
   },
   L: (p, ms) => setTimeout(() => E.t(p), ms),
@@ -382,8 +386,8 @@ const imports = {
  * @typedef {{ outline?: number, follow?: boolean, onMorph?: (keys: string[]) => void }} PreviewOptions
  */
 
-/** Options as the exports take them: outline (NaN: none). @param {MorphOptions | PreviewOptions | undefined} o */
-const outline = (o) => (typeof o?.outline == 'number' ? o.outline : NaN);
+/** Options as the exports take them (the package's ./morph checked their kinds): outline (NaN: none). @param {MorphOptions | PreviewOptions | undefined} o */
+const outline = (o) => o?.outline ?? NaN;
 
 /**
  * Loads the wasm once (`{ module_or_path }`: a URL, Response, bytes or Module).

@@ -664,6 +664,26 @@ test('updates in a burst coalesce and the latest wins', () =>
     live.remove();
   }));
 
+test('what onMorph throws is reported as uncaught, and the preview goes on', () =>
+  inPage(async () => {
+    const live = T.mount('');
+    const reported = [];
+    // (Handled here, so the page reports no error of its own.)
+    window.addEventListener('error', (e) => (reported.push(e.error?.message), e.preventDefault()));
+    const preview = new T.Preview(live, {
+      onMorph: () => {
+        throw new Error('the page\'s own bug');
+      },
+    });
+    preview.update(T.sections([['a', '1']]));
+    T.eq(reported, ["the page's own bug"]);
+    preview.section('a', T.sections([['a', '2']]));
+    T.eq(preview.flush(), ['a']);
+    T.eq(live.textContent, '2', 'the next morph ran');
+    T.eq(reported.length, 2);
+    live.remove();
+  }));
+
 test('the preview outlines what changed and follows it', () =>
   inPage(async () => {
     const live = T.mount('');
