@@ -83,15 +83,25 @@ pub fn fail(command: &str, failure: impl Into<Failure>) -> ExitCode {
 /// Reads `source` (named `name` in messages) up to one byte past
 /// [`MAX_DOCUMENT_BYTES`] and no further: the validator refuses any longer
 /// document, so that prefix is all a command needs, and no input (a huge
-/// file, an endless pipe) makes the command hold more.
+/// file, an endless pipe) makes the command hold more. A UTF-8 byte order
+/// mark that opens the input is not read: editors on Windows write one,
+/// and RFC 8259 lets a JSON reader ignore it (the text after it is what
+/// counts, for the size limit too).
 pub fn read_bytes(source: impl Read, name: &str) -> Result<Vec<u8>, Usage> {
+    let mut source = source.take(MAX_DOCUMENT_BYTES as u64 + 1 + BOM.len() as u64);
     let mut bytes = Vec::new();
     source
-        .take(MAX_DOCUMENT_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+    if bytes.starts_with(BOM.as_bytes()) {
+        bytes.drain(..BOM.len());
+    }
+    bytes.truncate(MAX_DOCUMENT_BYTES + 1);
     Ok(bytes)
 }
+
+/// The byte order mark [`read_bytes`] and [`load_catalog`] leave out.
+const BOM: &str = "\u{feff}";
 
 /// Text that the validator refuses for its size alone, with the
 /// validator's issue (`document_too_large`, from [`parse_document`], which
@@ -137,7 +147,8 @@ pub fn load_catalog(path: Option<&str>) -> Result<Catalog, Usage> {
             // A catalog is the user's own file, not a document: read whole.
             let text =
                 std::fs::read_to_string(p).map_err(|e| Usage(format!("cannot read {p}: {e}")))?;
-            Catalog::from_json(&text).map_err(|e| Usage(format!("cannot use catalog {p}: {e}")))
+            Catalog::from_json(text.strip_prefix(BOM).unwrap_or(&text))
+                .map_err(|e| Usage(format!("cannot use catalog {p}: {e}")))
         }
     }
 }

@@ -312,3 +312,32 @@ fn a_markdown_body_is_known_by_its_extension_in_any_case() {
         assert_eq!(run.code, 0, "{name}: {}", run.stdout);
     }
 }
+
+#[test]
+fn a_byte_order_mark_that_opens_a_file_is_not_read() {
+    // As a Windows editor saves files: the BOM, then the text.
+    let bom = |text: String| [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat();
+    let f = file("bom/surface.json", bom(good_surface().to_string()));
+    let run = surfaces(&["validate", &f], b"");
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert_eq!(json_out(&run)["files"][0]["issues"], json!([]));
+    let catalog = json!({"catalog": "mini@1", "components": {
+        "Box": {"children": "any", "props": {"type": "object"}, "example": {}}}});
+    let c = file("bom/catalog.json", bom(catalog.to_string()));
+    let doc = json!({"components": [{"id": "root", "component": "Box"}]});
+    let d = file("bom/doc.json", bom(doc.to_string()));
+    let run = surfaces(&["validate", "--catalog", &c, &d], b"");
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    let md = file("bom/post.md", bom("# Title\n\nText.\n".into()));
+    let run = surfaces(&["render", &md], b"");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains('\u{feff}'), "{}", run.stdout);
+    // Only one that opens the file: elsewhere it is the text's own.
+    let inside = file("bom/inside.json", format!("[\u{feff}{}]", good_surface()));
+    let run = surfaces(&["validate", &inside], b"");
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        json_out(&run)["files"][0]["issues"][0]["code"],
+        "invalid_json"
+    );
+}
