@@ -40,8 +40,8 @@ export interface AbortSignalLike {
 export interface BuildSessionOptions extends CatalogOptions {
   /** Called after each event (and each `receiveText` chunk) with what it changed. */
   onUpdate?: (update: BuildUpdate) => void;
-  /** A draft to start from (else the first `STATE_SNAPSHOT` gives it). */
-  document?: Page | Surface;
+  /** A draft to start from, as a value or its JSON text (else the first `STATE_SNAPSHOT` gives it). */
+  document?: Page | Surface | string;
   /** The tool names whose input (`{"ops": [...]}`) edits the draft: their operation being written is the ghost. Default `["patch_draft"]`. */
   tools?: string[];
 }

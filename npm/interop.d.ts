@@ -54,14 +54,22 @@ export interface Note {
 /** An A2UI message (v0.9 or v1.0), as the agent sent it. */
 export type A2uiMessage = { version: string } & { [envelope: string]: Json };
 
-/** A2UI messages: a list, `{messages: [...]}`, one message, or their text (JSON Lines, `<a2ui-json>` blocks). */
-export type A2uiInput = A2uiMessage | A2uiMessage[] | { messages: A2uiMessage[] } | string;
+/**
+ * A message as the converters take it: any object with a `version`, so
+ * A2UI's own message types (`@a2ui/web_core`'s) and a list of messages of
+ * several shapes fit; what it holds is read as A2UI says, and what does not
+ * follow it is a note.
+ */
+export type A2uiMessageInput = { version: string };
 
-/** A json-render spec. */
+/** A2UI messages: a list, `{messages: [...]}`, one message, or their text (JSON Lines, `<a2ui-json>` blocks). */
+export type A2uiInput = A2uiMessageInput | readonly A2uiMessageInput[] | { messages: readonly A2uiMessageInput[] } | string;
+
+/** A json-render spec, as `fromJsonRender` takes it: `@json-render/core`'s `Spec` fits (its values are `unknown`, read as JSON). */
 export interface JsonRenderSpec {
   root: string;
-  elements: { [key: string]: { type: string; props?: { [name: string]: Json }; children?: string[]; visible?: Json; [key: string]: Json | undefined } };
-  state?: { [key: string]: Json };
+  elements: { [key: string]: { type: string; props?: { [name: string]: unknown }; children?: string[]; slots?: unknown; visible?: unknown; on?: unknown; repeat?: unknown; watch?: unknown } };
+  state?: { [key: string]: unknown };
 }
 
 /** A json-render comparison of a state path, as `toJsonRender` writes one (json-render orders numbers only). */
@@ -119,7 +127,7 @@ export declare class A2uiImport {
   /** `surface`: the surfaceId to follow (the first created by default); `at`: where that surface is in the draft's document (`""`). */
   constructor(options?: { surface?: string; at?: string });
   /** A message or a list of them, or the next chunk of their text (split anywhere): the operations it made. */
-  push(messageOrText: A2uiMessage | A2uiMessage[] | string | Uint8Array): Operation[];
+  push(messageOrText: A2uiMessageInput | readonly A2uiMessageInput[] | string | Uint8Array): Operation[];
   /** The text ended: the operations of what it still held. */
   finish(): Operation[];
   /** The notes so far: of reading the messages, then of converting the surface as it is. */

@@ -56,6 +56,13 @@ export interface Page {
 /** What validation and the pipeline take: a surface or a page. */
 export type SurfaceDocument = Surface | Page;
 
+/**
+ * The document type a patch or a Draft gives back for one it was given:
+ * operations change the document, so not the literal type it started as
+ * (`new Draft({ components: [] }).document()` is a `Surface`).
+ */
+export type DocumentOf<D> = D extends Page ? Page : D extends Surface ? Surface : SurfaceDocument;
+
 /** A schema of the catalog's subset (SPEC.md section 2). */
 export interface PropSchema {
   type?: string | string[];
@@ -114,9 +121,13 @@ export interface Verdict {
   issues: Issue[];
 }
 
-/** An RFC 6902 operation. */
+/**
+ * An RFC 6902 operation. Its `value` is any JSON value: `unknown`, so that
+ * a typed `Component` or `Surface` (interfaces, which TypeScript never
+ * reads as a JSON object type) can be written.
+ */
 export type Operation =
-  | { op: 'add' | 'replace' | 'test'; path: string; value: Json }
+  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
   | { op: 'remove'; path: string }
   | { op: 'move' | 'copy'; from: string; path: string };
 

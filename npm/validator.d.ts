@@ -1,6 +1,6 @@
 import type {
   ApplyPatchResult, CatalogDocument, Component, DraftReport, Init, InitSync, Issue, JsonInput, Operation,
-  PatchResult, Refusal, SurfaceDocument, Verdict, Json,
+  PatchResult, Refusal, SurfaceDocument, Verdict, Json, DocumentOf,
 } from './types.js';
 export type * from './types.js';
 export { SurfacesError } from './error.js';
@@ -51,10 +51,10 @@ export declare function validateComponent(component: JsonInput<Component>, optio
 export declare function validateMarkdown(body: string, options?: CatalogOptions): Verdict;
 
 /** Operations through repair, validation and apply-or-refuse (held ones wait within the list). */
-export declare function patch<D extends SurfaceDocument>(document: JsonInput<D>, ops: JsonInput<Operation[]>, options?: CatalogOptions): PatchResult<D>;
+export declare function patch<D extends SurfaceDocument = SurfaceDocument>(document: JsonInput<D>, ops: JsonInput<Operation[]>, options?: CatalogOptions): PatchResult<DocumentOf<D>>;
 
-/** An atomic RFC 6902 patch (it passes the json-patch-tests suite). */
-export declare function applyPatch(document: JsonInput<Json>, ops: JsonInput<Operation[]>): ApplyPatchResult;
+/** An atomic RFC 6902 patch (it passes the json-patch-tests suite): of any JSON value (`unknown`, so typed interfaces fit) or its text. */
+export declare function applyPatch(document: unknown, ops: JsonInput<Operation[]>): ApplyPatchResult;
 
 /** The model's instructions for `options.catalog` (or `blog@1`). */
 export declare function catalogPrompt(options?: CatalogOptions): string;
@@ -66,7 +66,7 @@ export declare class Draft<D extends SurfaceDocument = SurfaceDocument> {
   apply(ops: JsonInput<Operation | Operation[]>): DraftReport;
   /** Ends the round: refuses what still waits, and numbers the next round from 0. */
   settle(): { refused: Refusal[] };
-  document(): D;
+  document(): DocumentOf<D>;
   issues(): Issue[];
   /** Releases its WebAssembly memory now (otherwise when it is collected). */
   free(): void;

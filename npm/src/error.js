@@ -57,30 +57,44 @@ export const string = (value, at, what) => {
 /**
  * The part's loader: `init(input?)` loads the wasm once (called again after a
  * failure, it tries again), `initSync(input)` from a module or bytes, and
- * `need()`, which every call makes first. `glue` has the part's own `init` and
- * `initSync`; `where` gives the wasm's URL, asked only when `init` gets no input
- * (`import.meta.url` is not defined everywhere: Cloudflare Workers).
+ * `need()`, which every call makes first. `initSync` is the glue's own (a
+ * `WebAssembly.Module` or bytes, instantiated at once); `where` gives the
+ * wasm's URL, asked only when `init` gets no input (`import.meta.url` is not
+ * defined everywhere: Cloudflare Workers).
+ *
+ * `init` compiles the module here and instantiates it through the glue's
+ * `initSync` once compiled, unless an `initSync` loaded it meanwhile: a
+ * second instance would replace the first under every object made from it
+ * (a `Draft` made in between would then read another memory).
  */
-export function loader(part, glue, where) {
+export function loader(part, glueInitSync, where) {
   let state; // undefined, the pending promise, or true once loaded
   const failed = (e) => new SurfacesError('init_failed', '', `the ${part} WebAssembly did not load: ${e?.message ?? e}`);
   const load = async (input) => {
     let source = input;
     if (source === undefined) {
-      let url;
       try {
-        url = where();
+        source = where();
       } catch {
         throw new SurfacesError('init_failed', '', `init() has no module to load: import.meta.url is not defined here (as in Cloudflare Workers); pass it, as in: import wasm from '@cloudhal/surfaces/${part}.wasm'; await init(wasm)`);
       }
-      // Node's fetch reads no file: URLs; read the file instead (the glue
-      // awaits the promise, so a failed read is init_failed too).
-      const fs = url.protocol === 'file:' && globalThis.process?.getBuiltinModule?.('node:fs/promises');
-      source = fs ? fs.readFile(url) : url;
     }
-    await glue.init({ module_or_path: source }).catch((e) => {
+    let module;
+    try {
+      source = await source;
+      if (typeof source === 'string' || source instanceof URL || (typeof Request === 'function' && source instanceof Request)) {
+        // A URL is fetched; a file: one is read, in Node, whose fetch reads none.
+        const fs = String(source).startsWith('file:') && globalThis.process?.getBuiltinModule?.('node:fs/promises');
+        source = await (fs ? fs.readFile(new URL(source)) : fetch(source));
+      }
+      if (typeof Response === 'function' && source instanceof Response) {
+        if (!source.ok) throw new Error(`${source.url} answered ${source.status}`);
+        module = source.headers.get('content-type')?.startsWith('application/wasm') ? await WebAssembly.compileStreaming(source) : await WebAssembly.compile(await source.arrayBuffer());
+      } else module = source instanceof WebAssembly.Module ? source : await WebAssembly.compile(source);
+      state === true || glueInitSync({ module });
+    } catch (e) {
       throw failed(e);
-    });
+    }
   };
   return {
     init(input) {
@@ -95,7 +109,7 @@ export function loader(part, glue, where) {
       if (state === true) return;
       const module = input?.module ?? input;
       try {
-        glue.initSync({ module });
+        glueInitSync({ module });
       } catch (e) {
         throw failed(e);
       }

@@ -1,8 +1,8 @@
 // ./morph: the preview morph, its own small wasm. Await init() once.
-import glueInit, { initSync as glueInitSync, morph as glueMorph, Preview as GluePreview } from '../dist/morph/morph.js';
+import { initSync as glueInitSync, morph as glueMorph, Preview as GluePreview } from '../dist/morph/morph.js';
 import { loader, run, string, SurfacesError } from './error.js';
 
-const { init, initSync, need } = loader('morph', { init: glueInit, initSync: glueInitSync }, () => new URL('./dist/morph/morph_bg.wasm', import.meta.url));
+const { init, initSync, need } = loader('morph', glueInitSync, () => new URL('./dist/morph/morph_bg.wasm', import.meta.url));
 export { init as default, initSync, SurfacesError };
 
 const element = (target) => {

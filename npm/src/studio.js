@@ -1,12 +1,12 @@
 // The Studio module (crates/studio): ./validator, ./stream and ./render are
 // parts of one wasm, loaded once by the init() they share, and the catalog
 // handle they all take.
-import glueInit, { initSync as glueInitSync, LoadedCatalog } from '../dist/studio/studio.js';
+import { initSync as glueInitSync, LoadedCatalog } from '../dist/studio/studio.js';
 import { loader, run, text, SurfacesError } from './error.js';
 
 // The URL is made only when init() gets no input; bundlers (Vite) see this
 // `new URL(..., import.meta.url)` and emit the file.
-const studio = loader('studio', { init: glueInit, initSync: glueInitSync }, () => new URL('./dist/studio/studio_bg.wasm', import.meta.url));
+const studio = loader('studio', glueInitSync, () => new URL('./dist/studio/studio_bg.wasm', import.meta.url));
 export const { init, initSync, need } = studio;
 
 /**

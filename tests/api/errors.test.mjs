@@ -187,6 +187,42 @@ test('initSync from the bytes, and a second init is a no-op', () => {
   assert.equal(out, 'true');
 });
 
+test('an init() still pending when initSync() loads the module does not load it again over what was made since', () => {
+  const out = fresh(`
+    import { readFileSync } from 'node:fs';
+    import init, { initSync, validate, Draft } from './npm/validator.js';
+    const surface = { id: 's', components: [{ id: 'root', component: 'Text', props: { text: 'x' } }] };
+    const pending = init();
+    initSync({ module: readFileSync('npm/dist/studio/studio_bg.wasm') });
+    const draft = new Draft(surface);
+    await pending;
+    // A second instance would have replaced the first under the draft.
+    draft.apply({ op: 'replace', path: '/components/0/props/text', value: 'y' });
+    console.log(validate(surface).valid, draft.document().components[0].props.text);
+  `);
+  assert.equal(out, 'true y');
+});
+
+test('init() takes a file: URL, or its text, in Node; a URL answering an error status is init_failed naming it', () => {
+  const out = fresh(`
+    import { createServer } from 'node:http';
+    import init, { validate } from './npm/validator.js';
+    import morphInit from './npm/morph.js';
+    const server = createServer((q, r) => { r.statusCode = 404; r.end('not here'); });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    const url = 'http://127.0.0.1:' + server.address().port + '/studio_bg.wasm';
+    const said = await init(url).catch((e) => e.code + ': ' + e.message);
+    server.close();
+    await init(new URL('npm/dist/studio/studio_bg.wasm', 'file://' + process.cwd() + '/'));
+    await morphInit(new URL('npm/dist/morph/morph_bg.wasm', 'file://' + process.cwd() + '/').href);
+    console.log(validate({ components: [{ id: 'root', component: 'Divider' }] }).valid);
+    console.log(said);
+  `);
+  const [valid, said] = out.split('\n');
+  assert.equal(valid, 'true');
+  assert.match(said, /^init_failed: the studio WebAssembly did not load: http:\/\/127\.0\.0\.1:\d+\/studio_bg\.wasm answered 404$/);
+});
+
 test('any value of any type, in any argument of any entry: a result or a SurfacesError, never another error or a trap', () => {
   const hostile = [undefined, null, 0, -1, NaN, Infinity, true, '', '{', '[]', 'blog@1', [], {}, [[]], { components: 5 }, Symbol('s'), () => 1, 10n,
     new Uint8Array([0xff, 0xfe]), new ArrayBuffer(3), new Date(0), Object.create(null)];

@@ -225,9 +225,36 @@ const specOps: Operation[] = specImport.push({ op: 'add', path: '/root', value: 
 const specSoFar: Partial<JsonRenderSpec> = specImport.spec();
 // @ts-expect-error a version is v1.0 or v0.9
 toA2ui(imported[0], { version: 'v2' });
+// What users hold, as they hold it: json-render's own Spec, A2UI's own
+// messages (@a2ui/web_core's types, which need the DOM's: in DOM below),
+// a list of messages of several shapes.
+declare const theirSpec: TheirSpec;
+const fromTheirs: Surface = fromJsonRender(theirSpec).surface;
+const mixed = [
+  { version: 'v0.9', createSurface: { surfaceId: 'm', catalogId: 'basic' } },
+  { version: 'v0.9', updateComponents: { surfaceId: 'm', components: [{ id: 'root', component: 'Text', text: 'Hi' }] } },
+];
+const fromMixed: Surface[] = fromA2ui(mixed).surfaces;
+const mixedOps: Operation[] = new A2uiImport().push(mixed);
+void fromTheirs, fromMixed, mixedOps;
+
+// A typed Component written by an operation; a typed surface or page patched.
+const typedAdd: Operation = { op: 'add', path: '/components/-', value: heading };
+const typedResults: ApplyPatchResult[] = [applyPatch(surface, [typedAdd]), applyPatch({ sections: [] } as Page, ops), applyPatch(JSON.stringify(page), ops)];
+// A document written as a literal: what comes back is a Surface (or a Page), which operations may have grown.
+const literalDraft = new Draft({ components: [] });
+const literalData: { [key: string]: Json } | undefined = literalDraft.document().data;
+const literalPatched: Surface = patch({ components: [] }, [typedAdd]).document;
+const pageAgain: Page = patch({ sections: [] }, ops).document;
+const eitherDraft: SurfaceDocument = new Draft(JSON.stringify(surface)).document();
+// @ts-expect-error a Surface's patch gives no Page
+export const notAPage: Page = patch(surface, ops).document;
+void typedResults, literalData, literalPatched, pageAgain, eitherDraft;
 
 const updates: BuildUpdate[] = [];
 const sessionOptions: BuildSessionOptions = { catalog: loaded, onUpdate: (u) => updates.push(u), document: page, tools: ['patch_draft'] };
+// The draft to start from as its JSON text, as a file holds it.
+export const fromText: BuildSessionOptions = { document: JSON.stringify(surface) };
 const session = new BuildSession(sessionOptions);
 const event: AgUiEvent = { type: 'STATE_DELTA', delta: [] };
 const update: BuildUpdate = session.receive(event);
@@ -259,6 +286,11 @@ import initMorph, { morph, Preview, type MorphOptions, type PreviewOptions } fro
 import { BuildSession } from '${PACKAGE}/build';
 export const fromDom: Promise<void>[] = [new BuildSession().connect(new EventSource('/events')), new BuildSession().connect(new WebSocket('ws://x')), new BuildSession().connect(new Response(''))];
 import { renderSurface } from '${PACKAGE}/render';
+// A2UI's own message types (their package's types need the DOM's).
+import { fromA2ui, A2uiImport } from '${PACKAGE}/interop';
+import type { A2uiMessage as TheirA2uiMessage } from '@a2ui/web_core/v0_9';
+declare const theirMessages: TheirA2uiMessage[];
+export const fromTheirMessages: number = fromA2ui(theirMessages).surfaces.length + fromA2ui({ messages: theirMessages }).surfaces.length + new A2uiImport().push(theirMessages[0]!).length;
 await initMorph();
 const target: Element = document.createElement('div');
 const options: MorphOptions = { outer: false, outline: 300, follow: true };
@@ -300,7 +332,7 @@ const NODE_ONLY = { lib: ['es2022'], types: ['node'], module: 'nodenext', module
 let app;
 before(async () => {
   app = await consumer('tsc', {
-    tools: ['@types/node', '@json-render/core'],
+    tools: ['@types/node', '@json-render/core', '@a2ui/web_core'],
     files: {
       'src/uses.ts': USES, 'src/dom.ts': DOM, 'src/node.ts': NODE, 'src/node-morph.ts': NODE_MORPH,
       'tsconfig.dom.json': config(BROWSER, ['src/uses.ts', 'src/dom.ts']),
