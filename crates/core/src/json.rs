@@ -59,6 +59,35 @@ use serde_json::{Map, Number, Value};
 /// recursion limit: the 128th level is refused).
 const DEPTH: usize = 128;
 
+/// The deepest nesting [`parse`] reads: a value nesting deeper has no text
+/// that this reader (or serde_json) takes back, so what builds values
+/// from parts (a data write through a path) keeps within it.
+pub const MAX_LEVELS: usize = DEPTH - 1;
+
+/// How many levels of containers `value` nests: 0 for a scalar, 1 for
+/// `[]` or `[1]`, 2 for `[[]]`. Walked without recursion, so any depth
+/// is fine.
+///
+/// ```
+/// use surfaces_core::json::{levels, parse};
+/// assert_eq!(levels(&parse(r#"{"a": [1, {"b": []}], "c": 2}"#).unwrap()), 4);
+/// assert_eq!(levels(&parse("7").unwrap()), 0);
+/// ```
+pub fn levels(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = Vec::new();
+    pending.push((value, 1));
+    while let Some((value, level)) = pending.pop() {
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|v| (v, level + 1))),
+            Value::Object(map) => pending.extend(map.values().map(|v| (v, level + 1))),
+            _ => continue,
+        }
+        deepest = deepest.max(level);
+    }
+    deepest
+}
+
 /// What was wrong, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {

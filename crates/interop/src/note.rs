@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use surfaces_core::href::is_safe_href;
-use surfaces_core::pointer;
+use surfaces_core::{json, pointer};
 
 /// One thing a conversion could not carry over, or input it refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +107,23 @@ pub fn at_index(base: &str, index: usize) -> String {
     let mut out = String::from(base);
     pointer::push_index(&mut out, index);
     out
+}
+
+/// A write of `value` through a path of `segments` into a container at
+/// level `level` (1 for the outermost) that would nest past what a JSON
+/// reader reads back ([`json::MAX_LEVELS`]): noted `too_deep` at `at`, the
+/// path. The containers a path creates on its way count, so no message
+/// builds a document that has no text (a data path of thousands of
+/// segments, or a value written deep enough to pass the limit).
+pub fn too_deep(level: usize, segments: usize, value: &Value, at: &str) -> Option<Note> {
+    let deepest = level + segments - 1 + json::levels(value);
+    (deepest > json::MAX_LEVELS).then(|| {
+        let message = format!(
+            "the write would nest {deepest} levels deep, past the {} a JSON document holds; it is left out",
+            json::MAX_LEVELS
+        );
+        Note::new("too_deep", at, message)
+    })
 }
 
 /// The first key, at any depth of `value`, that JavaScript would read as a

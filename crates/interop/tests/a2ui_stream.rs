@@ -419,3 +419,118 @@ fn a_deleted_surface_is_noted_and_another_is_not_followed_in_its_place() {
     assert_eq!(again[0]["op"], "replace");
     assert_eq!(again[0]["value"]["components"][0]["props"]["text"], "again");
 }
+
+/// A data path of thousands of segments (one short message) built a
+/// value nested as deep, whose drop overflowed the stack and left the
+/// shared module dead: a write that would nest past what a JSON reader
+/// reads back is noted `too_deep` and left out, at the limit and far past
+/// it, by the whole conversion and the importer alike; one level less is
+/// written, and the surface it leaves still has a text.
+#[test]
+fn a_data_write_past_the_json_nesting_limit_is_noted_too_deep_and_left_out() {
+    let path = |segments: usize| "/a".repeat(segments);
+    let messages = |segments: usize| {
+        vec![
+            json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+            json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "hi"}]}}),
+            json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": path(segments), "value": 1}}),
+            json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/b", "value": 2}}),
+        ]
+    };
+    // The surface is level 1, its data 2: 126 segments nest 127 levels.
+    for (segments, kept) in [(126, true), (127, false), (5_000, false), (100_000, false)] {
+        let list = messages(segments);
+        let whole = from_a2ui(&json_lines(&list));
+        let surface = &whole.surfaces[0];
+        assert_eq!(
+            surface["data"]["b"],
+            json!(2),
+            "{segments}: the next message applied"
+        );
+        assert_eq!(surface["data"].get("a").is_some(), kept, "{segments}");
+        let deep: Vec<_> = whole
+            .notes
+            .iter()
+            .filter(|n| n.code == "too_deep")
+            .collect();
+        assert_eq!(
+            deep.len(),
+            usize::from(!kept),
+            "{segments}: {:?}",
+            whole.notes
+        );
+        if let Some(note) = deep.first() {
+            assert_eq!(note.path, "/2/updateDataModel/path");
+        }
+        // What was written has a text that reads back.
+        let text = surfaces_core::json::text(surface);
+        assert_eq!(&surfaces_core::json::parse(&text).unwrap(), surface);
+        let mut import = A2uiImport::new(None, "");
+        import.push_text(&json_lines(&list));
+        import.finish();
+        assert_eq!(import.surface(), Some(surface), "{segments}");
+        assert_eq!(
+            import
+                .notes()
+                .iter()
+                .filter(|n| n.code == "too_deep")
+                .count(),
+            deep.len()
+        );
+    }
+    // A value deep enough to pass the limit where it is written.
+    let mut value = json!(1);
+    for _ in 0..121 {
+        value = json!([value]);
+    }
+    let mut list = messages(1);
+    list[2]["updateDataModel"]["path"] = json!("/x/y/z/w/v/u");
+    list[2]["updateDataModel"]["value"] = value;
+    let whole = from_a2ui(&json_lines(&list));
+    assert!(whole.surfaces[0]["data"].get("x").is_none());
+    assert!(
+        whole.notes.iter().any(|n| n.code == "too_deep"),
+        "{:?}",
+        whole.notes
+    );
+}
+
+/// What the importer's surface is for `text` pushed as `parts`, after finish.
+fn imported(parts: &[&str]) -> Option<Value> {
+    let mut import = A2uiImport::new(None, "");
+    for part in parts {
+        import.push_text(part);
+    }
+    import.finish();
+    import.surface().cloned()
+}
+
+#[test]
+fn the_importer_reads_as_the_whole_reads_blocks_split_in_a_character_wrappers_and_an_unclosed_last_block(
+) {
+    let messages = [
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "Café ☕"}]}}),
+    ];
+    let body = Value::Array(messages.to_vec()).to_string();
+    let texts = [
+        // A block whose closing tag comes in the next push, the push
+        // before it ending less than a tag's length after an é.
+        format!("<a2ui-json>{body}\n    </a2ui-json>\nThanks!"),
+        format!("Here: <a2ui-json>{body}</a2ui-json> and <a2ui-json>[]</a2ui-json>"),
+        // A2UI's list wrapper (its examples' files) as text.
+        json!({"messages": messages}).to_string(),
+        format!("{}\n", json!({"messages": messages})),
+        // The text ends inside a block: read as the whole reads it.
+        format!("Here:\n<a2ui-json>{body}"),
+    ];
+    for text in &texts {
+        let whole = from_a2ui(text).surfaces.first().cloned();
+        assert!(whole.is_some(), "{text}");
+        for (split, _) in text.char_indices() {
+            let (a, b) = text.split_at(split);
+            assert_eq!(imported(&[a, b]), whole, "{text} split at {split}");
+        }
+        assert_eq!(imported(&[text]), whole, "{text}");
+    }
+}

@@ -340,3 +340,63 @@ fn a_child_streamed_before_its_parent_names_it_waits_in_the_import_not_in_the_dr
         "{notes:?}"
     );
 }
+
+#[test]
+fn a_replace_just_past_a_list_end_appends_as_json_render_does() {
+    // @json-render/core's applySpecStreamPatch: replace /state/list/0 makes
+    // the list, replace /state/arr/- and /state/arr/<length> append, and
+    // one further past the end is not applied (noted here).
+    use interop::json_render::JsonRenderImport;
+    let mut import = JsonRenderImport::new("");
+    for op in [
+        json!({"op": "add", "path": "/state", "value": {"arr": [1]}}),
+        json!({"op": "replace", "path": "/state/list/0", "value": "x"}),
+        json!({"op": "replace", "path": "/state/arr/-", "value": 2}),
+        json!({"op": "replace", "path": "/state/arr/2", "value": 3}),
+        json!({"op": "replace", "path": "/state/arr/9", "value": 9}),
+    ] {
+        import.push_value(&op);
+    }
+    assert_eq!(
+        import.spec()["state"],
+        json!({"arr": [1, 2, 3], "list": ["x"]})
+    );
+    let codes: Vec<_> = import
+        .notes()
+        .iter()
+        .map(|n| (n.code, n.path.clone()))
+        .collect();
+    assert_eq!(codes, [("path_not_found", "/4".to_string())]);
+}
+
+#[test]
+fn a_write_past_the_json_nesting_limit_is_noted_too_deep_and_left_out() {
+    use interop::json_render::JsonRenderImport;
+    let mut import = JsonRenderImport::new("");
+    import.push_value(&json!({"op": "add", "path": "/root", "value": "main"}));
+    import.push_value(&json!({"op": "add", "path": "/elements/main", "value": {"type": "Text", "props": {"text": "Hi"}}}));
+    // The spec is level 1, its state 2: /state then 126 segments nest 127.
+    for (segments, kept) in [(126, true), (127, false), (5_000, false)] {
+        let path = ["/state", &"/a".repeat(segments)].concat();
+        import.push_value(&json!({"op": "add", "path": path, "value": 1}));
+        assert_eq!(
+            import.spec()["state"].get("a").is_some(),
+            kept,
+            "{segments}"
+        );
+        import.push_value(&json!({"op": "remove", "path": "/state"}));
+    }
+    let deep: Vec<_> = import
+        .notes()
+        .into_iter()
+        .filter(|n| n.code == "too_deep")
+        .collect();
+    assert_eq!(
+        deep.iter().map(|n| n.path.as_str()).collect::<Vec<_>>(),
+        ["/4", "/6"]
+    );
+    // Still working: the surface converts, its text reads back.
+    let surface = import.surface().expect("a surface").clone();
+    let text = surfaces_core::json::text(&surface);
+    assert_eq!(surfaces_core::json::parse(&text).unwrap(), surface);
+}

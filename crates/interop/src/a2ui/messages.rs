@@ -11,7 +11,7 @@
 //! still read. Deleting a surface that is not there changes nothing.
 
 use super::Version;
-use crate::note::{at, at_index, unsafe_key, Note};
+use crate::note::{at, at_index, too_deep, unsafe_key, Note};
 use serde_json::{Map, Value};
 use streaming_parser::a2ui::{parse_full, OPEN_TAG};
 use streaming_parser::JsonlStream;
@@ -132,12 +132,13 @@ pub fn from_blocks(text: &str, notes: &mut Vec<Note>) -> Vec<Value> {
 
 /// The messages among the tolerant JSON Lines reader's `items`, the first
 /// one message number `read`; a line that is not JSON is noted at the
-/// pointer of the message it would have been.
+/// pointer of the message it would have been. A line may be a message or
+/// `{"messages": [...]}` (a whole file of A2UI's examples on one line).
 pub fn from_lines(items: Vec<Value>, read: usize, notes: &mut Vec<Note>) -> Vec<Value> {
     let mut found = Vec::new();
     for item in items {
         match item["kind"].as_str() {
-            Some("value") => found.push(item["value"].clone()),
+            Some("value") => found.extend(read_value(&item["value"]).into_iter().map(|(_, m)| m)),
             Some("error") => notes.push(Note::bad_line("not_a2ui", read + found.len(), &item)),
             _ => {}
         }
@@ -594,6 +595,10 @@ fn set_data(
             key,
             "a data key may not be __proto__, constructor or prototype",
         ));
+    }
+    // (The surface is level 1, its data level 2.)
+    if let Some(note) = value.and_then(|v| too_deep(2, segments.len(), v, &at(at_body, "path"))) {
+        return Err(note);
     }
     let Some((last, parents)) = segments.split_last() else {
         return match value {

@@ -190,8 +190,12 @@ impl A2uiImport {
                 found = messages::from_lines(items, self.read, &mut self.notes);
             }
             Text::Blocks(after) => {
-                // Only the new text can hold the closing tag (or finish it).
-                let from = after.len().saturating_sub(CLOSE_TAG.len());
+                // Only the new text can hold the closing tag (or finish it):
+                // from a tag's length back, on a character's first byte.
+                let mut from = after.len().saturating_sub(CLOSE_TAG.len());
+                while !after.is_char_boundary(from) {
+                    from -= 1;
+                }
                 after.push_str(chunk);
                 let mut start = 0;
                 let mut search = from;
@@ -202,6 +206,12 @@ impl A2uiImport {
                     (start, search) = (close, close);
                 }
                 after.drain(..start);
+                // A block the text ends in, unclosed, is read as the whole
+                // reads it.
+                if end && after.contains(OPEN_TAG) {
+                    found.extend(messages::from_blocks(after, &mut self.notes));
+                    after.clear();
+                }
             }
             Text::Whole(text) => {
                 text.push_str(chunk);

@@ -27,7 +27,7 @@
 //! ```
 
 use super::from_json_render;
-use crate::note::{at_index, Note};
+use crate::note::{at_index, too_deep, Note};
 use crate::shown::Shown;
 use serde_json::{json, Value};
 use streaming_parser::JsonlStream;
@@ -154,9 +154,17 @@ impl JsonRenderImport {
         if matches!(op["op"].as_str(), Some("add" | "replace")) {
             let path = op["path"].as_str().unwrap_or_default();
             let segments = pointer::parse(path).unwrap_or_default();
+            // (The spec is level 1.)
+            if let Some(note) = too_deep(1, segments.len(), &op["value"], &at) {
+                self.notes.push(note);
+                return;
+            }
             if let Some((last, parents)) = segments.split_last() {
                 match container(&self.spec, parents) {
                     Some(Value::Object(map)) if !map.contains_key(last) => {
+                        op["op"] = json!("add");
+                    }
+                    Some(Value::Array(items)) if at_end(items, last) => {
                         op["op"] = json!("add");
                     }
                     Some(_) => {}
@@ -236,6 +244,13 @@ fn make_parents(spec: &mut Value, segments: &[String]) -> bool {
     }
     match node {
         Value::Object(map) => !map.contains_key(last),
+        Value::Array(items) => at_end(items, last),
         _ => false,
     }
+}
+
+/// Whether `segment` names the place just past a list's end (`-`, or its
+/// length): json-render's `setByPath` writes there, as an `add` appends.
+fn at_end(items: &[Value], segment: &str) -> bool {
+    segment == "-" || pointer::array_index(segment) == Some(items.len())
 }
