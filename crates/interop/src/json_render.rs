@@ -17,7 +17,7 @@ pub use stream::JsonRenderImport;
 
 use crate::a2ui::values::{self, Scope};
 use crate::ids::Ids;
-use crate::note::{at, at_index, safe_href, surface_exported, unsafe_key, Note};
+use crate::note::{at, at_index, surface_exported, unsafe_key, unsafe_link, Note};
 use serde_json::{json, Map, Value};
 use surfaces_core::sorted;
 
@@ -176,10 +176,11 @@ fn element_in(
         .into_iter()
         .flatten()
     {
-        if value.is_null() {
+        let at_value = at(&at_props, key);
+        if value.is_null() || unsafe_link(key, value, &at_value, notes) {
             continue;
         }
-        if let Some(v) = prop_in(value, &at(&at_props, key), notes) {
+        if let Some(v) = prop_in(value, &at_value, notes) {
             props.insert(key.clone(), v);
         }
     }
@@ -335,7 +336,10 @@ fn action_in(action: &Value, at_action: &str, notes: &mut Vec<Note>) -> Option<V
     } else if crate::is_action(name) && name != "set" {
         out.insert("action".into(), json!(name));
         for (key, value) in params {
-            out.insert(key.clone(), prop_in(value, &at(&at_params, key), notes)?);
+            let at_value = at(&at_params, key);
+            if !unsafe_link(key, value, &at_value, notes) {
+                out.insert(key.clone(), prop_in(value, &at_value, notes)?);
+            }
         }
     } else {
         notes.push(Note::new(
@@ -344,6 +348,31 @@ fn action_in(action: &Value, at_action: &str, notes: &mut Vec<Note>) -> Option<V
             ["action ", name, " has no equivalent here; left out"].concat(),
         ));
         return None;
+    }
+    // What an action binding holds beside its action and params (confirm,
+    // onSuccess, onError, preventDefault), and a setState's params beside
+    // its path and value: ours have none, so each is noted, never dropped
+    // unsaid (a confirm left out runs the action without asking).
+    let map = action.as_object().unwrap_or(&empty);
+    for key in map
+        .keys()
+        .filter(|k| !matches!(k.as_str(), "action" | "params"))
+    {
+        let message = [
+            key,
+            " has no equivalent here; the action is kept without it",
+        ]
+        .concat();
+        notes.push(Note::new("prop_dropped", at(at_action, key), message));
+    }
+    if name == "setState" {
+        for key in params
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "statePath" | "value"))
+        {
+            let message = [key, " is no param of setState here; left out"].concat();
+            notes.push(Note::new("prop_dropped", at(&at_params, key), message));
+        }
     }
     Some(Value::Object(out))
 }
@@ -465,7 +494,7 @@ pub fn to_json_render(surface: &Value) -> ToJsonRender {
                 }
                 continue;
             }
-            if unsafe_href(key, value, &at_value, &mut notes) {
+            if unsafe_link(key, value, &at_value, &mut notes) {
                 continue;
             }
             let bind = INPUTS.contains(&key.as_str());
@@ -563,7 +592,7 @@ fn action_out(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Vec<Value
         let mut params = Map::new();
         for (key, field) in map.iter().filter(|(k, _)| *k != "action") {
             let at_field = at(&at_action, key);
-            if unsafe_href(key, field, &at_field, notes) {
+            if unsafe_link(key, field, &at_field, notes) {
                 continue;
             }
             if let Some(v) = prop_out(field, false, &at_field, notes) {
@@ -579,15 +608,6 @@ fn action_out(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Vec<Value
         }
     }
     out
-}
-
-/// Whether `key` is an `href` whose value breaks the safe-href rule (noted
-/// at `at`): such a value is left out of the export.
-fn unsafe_href(key: &str, value: &Value, at: &str, notes: &mut Vec<Note>) -> bool {
-    key == "href"
-        && value
-            .as_str()
-            .is_some_and(|h| !safe_href(h, at.into(), notes))
 }
 
 /// Our condition as json-render's; `None` where it compares no path.

@@ -58,6 +58,18 @@ pub fn safe_href(href: &str, path: String, notes: &mut Vec<Note>) -> bool {
     safe
 }
 
+/// Whether `key` names a link (`href`, as a Link's or a `navigate`'s, or
+/// `url`, as a `share`'s) whose string breaks the safe-href rule: noted
+/// `unsafe_href` at `at`, and the caller leaves the value out. One rule
+/// for every conversion, both ways, so no converted document holds an
+/// unsafe URL.
+pub fn unsafe_link(key: &str, value: &Value, at: &str, notes: &mut Vec<Note>) -> bool {
+    matches!(key, "href" | "url")
+        && value
+            .as_str()
+            .is_some_and(|h| !safe_href(h, at.into(), notes))
+}
+
 /// Notes `not_a_surface` (at `""`) when an export's input has no list of
 /// components: a page, or no document of ours. What the export writes then
 /// holds nothing of it.

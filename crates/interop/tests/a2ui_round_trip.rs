@@ -253,9 +253,10 @@ fn an_unsafe_href_is_left_out_of_an_export_and_noted() {
     // not write (a surface with such an href has an error, but a script that
     // keeps the converted document must not publish the URL).
     let surface = json!({"id": "s", "components": [
-        {"id": "root", "component": "Stack", "children": ["a", "b"]},
+        {"id": "root", "component": "Stack", "children": ["a", "b", "c"]},
         {"id": "a", "component": "Button", "props": {"label": "A", "href": "javascript:alert(1)"}},
-        {"id": "b", "component": "Button", "props": {"label": "B", "onClick": {"action": "navigate", "href": "data:text/html,x"}}}
+        {"id": "b", "component": "Button", "props": {"label": "B", "onClick": {"action": "navigate", "href": "data:text/html,x"}}},
+        {"id": "c", "component": "Button", "props": {"label": "C", "onClick": {"action": "share", "url": "javascript:alert(3)", "text": "hi"}}}
     ]});
     let unsafe_notes = |notes: &[interop::Note]| -> Vec<String> {
         let found = notes.iter().filter(|n| n.code == "unsafe_href");
@@ -264,6 +265,7 @@ fn an_unsafe_href_is_left_out_of_an_export_and_noted() {
     let expected = [
         "/components/1/props/href",
         "/components/2/props/onClick/href",
+        "/components/3/props/onClick/url",
     ];
     for version in [Version::V09, Version::V10] {
         let out = to_a2ui(&surface, version);
@@ -336,5 +338,83 @@ fn a_v1_heading_whose_text_is_a_call_is_noted() {
     assert!(
         to_a2ui(&surface, Version::V09).notes.is_empty(),
         "v0.9 keeps it as a variant"
+    );
+}
+
+#[test]
+fn an_unsafe_link_is_left_out_of_an_import_and_noted() {
+    // The same rule on the way in: a Link's href, a navigate's href, a
+    // share's url, and a component of another catalog, kept as it is but
+    // for that.
+    let unsafe_notes = |notes: &[interop::Note]| -> Vec<String> {
+        let found = notes.iter().filter(|n| n.code == "unsafe_href");
+        found.map(|n| n.path.clone()).collect()
+    };
+    let spec = json!({"root": "main", "elements": {
+        "main": {"type": "Stack", "props": {}, "children": ["l", "b", "s"]},
+        "l": {"type": "Link", "props": {"text": "x", "href": "javascript:alert(1)"}},
+        "b": {"type": "Button", "props": {"label": "Nav"}, "on": {"press": {"action": "navigate", "params": {"href": "javascript:alert(2)"}}}},
+        "s": {"type": "Button", "props": {"label": "Share"}, "on": {"press": {"action": "share", "params": {"url": "javascript:alert(3)", "text": "hi"}}}}}});
+    let out = interop::json_render::from_json_render(&spec);
+    assert!(
+        !out.surface.to_string().contains("javascript:"),
+        "{}",
+        out.surface
+    );
+    assert_eq!(
+        unsafe_notes(&out.notes),
+        [
+            "/elements/l/props/href",
+            "/elements/b/on/press/params/href",
+            "/elements/s/on/press/params/url"
+        ]
+    );
+    let messages = json!([
+        {"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}},
+        {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": ["b", "l"]},
+            {"id": "b", "component": "Button", "child": "bt", "action": {"event": {"name": "share", "context": {"url": "javascript:alert(1)", "text": "hi"}}}},
+            {"id": "bt", "component": "Text", "text": "Share"},
+            {"id": "l", "component": "Link", "catalogId": "mine", "href": "javascript:alert(2)", "text": "x"}]}}
+    ]);
+    let out = from_a2ui_value(&messages);
+    let surface = &out.surfaces[0];
+    assert!(!surface.to_string().contains("javascript:"), "{surface}");
+    assert_eq!(surface["components"][1]["props"]["onClick"]["text"], "hi");
+    assert_eq!(surface["components"][2]["props"]["text"], "x");
+    assert_eq!(
+        unsafe_notes(&out.notes),
+        [
+            "/1/updateComponents/components/1/action/event/context/url",
+            "/1/updateComponents/components/3/href"
+        ]
+    );
+}
+
+#[test]
+fn what_a_json_render_action_holds_beside_its_action_and_params_is_noted() {
+    let spec = json!({"root": "main", "elements": {
+        "main": {"type": "Button", "props": {"label": "Send"}, "on": {"press": {
+            "action": "setState", "params": {"statePath": "/sent", "value": true, "extra": 1},
+            "confirm": {"title": "Sure?", "message": "It sends."}, "onSuccess": {"set": {"/done": true}}, "preventDefault": true}}}}});
+    let out = interop::json_render::from_json_render(&spec);
+    assert_eq!(
+        out.surface["components"][0]["props"]["onClick"],
+        json!({"action": "set", "path": "/sent", "value": true})
+    );
+    let dropped: Vec<&str> = out
+        .notes
+        .iter()
+        .filter(|n| n.code == "prop_dropped")
+        .map(|n| n.path.as_str())
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            "/elements/main/on/press/confirm",
+            "/elements/main/on/press/onSuccess",
+            "/elements/main/on/press/preventDefault",
+            "/elements/main/on/press/params/extra"
+        ]
     );
 }

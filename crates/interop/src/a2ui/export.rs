@@ -4,7 +4,7 @@
 use super::import::basic_catalog;
 use super::values;
 use super::{ToA2ui, Version, SELECTIONS};
-use crate::note::{at, at_index, safe_href, surface_exported, Note};
+use crate::note::{at, at_index, safe_href, surface_exported, unsafe_link, Note};
 use serde_json::{json, Map, Value};
 use surfaces_core::sorted;
 
@@ -554,6 +554,9 @@ impl Walk<'_, '_> {
         let mut context = Map::new();
         for (key, value) in first.iter().filter(|(k, _)| *k != "action") {
             let at_value = at(at_click, key);
+            if unsafe_link(key, value, &at_value, self.notes) {
+                continue;
+            }
             if let Some(value) = values::export(value, &at_value, self.notes) {
                 context.insert(key.clone(), value);
             }

@@ -7,7 +7,7 @@ use super::messages::{self, Defined, SurfaceState};
 use super::tree::{Frame, Item, Key, Node, Tree};
 use super::values::{self, Scope};
 use super::{Version, SELECTIONS};
-use crate::note::{at, at_index, safe_href, Note};
+use crate::note::{at, at_index, safe_href, unsafe_link, Note};
 use serde_json::{json, Map, Value};
 use surfaces_core::sorted;
 
@@ -540,7 +540,9 @@ impl<'a, 't> Walk<'a, 't> {
                 children.extend(self.component(raw, scope, at_ref, depth + 1));
             }
             for (key, value) in map {
-                if !["id", "component", "catalogId", "children", "child"].contains(&key.as_str()) {
+                let kept =
+                    !["id", "component", "catalogId", "children", "child"].contains(&key.as_str());
+                if kept && !unsafe_link(key, value, &at(&found.at, key), &mut self.notes) {
                     out.insert(key.clone(), value.clone());
                 }
             }
@@ -838,6 +840,9 @@ impl<'a, 't> Walk<'a, 't> {
                 let context = event.get("context").and_then(Value::as_object);
                 for (key, value) in context.into_iter().flatten() {
                     let at_value = at(&at(&at(&at_action, "event"), "context"), key);
+                    if unsafe_link(key, value, &at_value, &mut self.notes) {
+                        continue;
+                    }
                     if let Some(value) = values::import(value, &at_value, scope, &mut self.notes) {
                         ours.insert(key.clone(), value);
                     }
