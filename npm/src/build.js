@@ -42,6 +42,13 @@ const issueKey = (i) => `${i.code} ${i.path}`;
 // positions after it).
 const movesComponents = (o) => o?.op !== 'replace' && o?.op !== 'test' && [o?.path, o?.from].some((p) => /\/components\/[^/]+$/.test(p));
 const problem = (code, path, message) => ({ code, path, message });
+// An event's text field (a delta, a message): a string, or nothing (none
+// given reads as ''); anything else is no AG-UI event, refused as one.
+const textField = (event, name) => {
+  const v = event[name] ?? '';
+  if (typeof v !== 'string') throw new SurfacesError('invalid_event', `/${name}`, `${name} is a string, got ${Array.isArray(v) ? 'a list' : typeof v}`);
+  return v;
+};
 
 /**
  * A tool call's input read as its deltas arrive, each character once: the
@@ -453,19 +460,20 @@ export class BuildSession {
     // flight: a connection that broke mid-call never sends their end.
     RUN_STARTED: (e, s) => (this.#endCalls(), ([s.run, s.runId, s.error] = ['running', e.runId ?? null, null])),
     RUN_FINISHED: (e, s) => (this.#endCalls(), (s.run = 'finished')),
-    RUN_ERROR: (e, s) => (this.#endCalls(), ([s.run, s.error] = ['error', String(e.message ?? '')])),
+    RUN_ERROR: (e, s) => ((s.error = textField(e, 'message')), this.#endCalls(), (s.run = 'error')),
     STATE_SNAPSHOT: (e) => this.#snapshot(e.snapshot),
     STATE_DELTA: (e) => this.#delta(e.delta),
     TOOL_CALL_START: (e) => this.#callStart(e.toolCallId, e.toolCallName),
     TOOL_CALL_CHUNK: (e) => {
+      const delta = textField(e, 'delta');
       if (e.toolCallName && !this.#calls.has(e.toolCallId)) this.#callStart(e.toolCallId, e.toolCallName);
-      this.#callArgs(e.toolCallId, e.delta ?? '');
+      this.#callArgs(e.toolCallId, delta);
     },
-    TOOL_CALL_ARGS: (e) => this.#callArgs(e.toolCallId, e.delta),
+    TOOL_CALL_ARGS: (e) => this.#callArgs(e.toolCallId, textField(e, 'delta')),
     TOOL_CALL_END: (e) => this.#callEnd(e.toolCallId),
     TEXT_MESSAGE_START: (e) => (this.#text = this.#message(e.messageId)),
-    TEXT_MESSAGE_CONTENT: (e) => this.#say(e.messageId, e.delta ?? ''),
-    TEXT_MESSAGE_CHUNK: (e) => this.#say(e.messageId, e.delta ?? ''),
+    TEXT_MESSAGE_CONTENT: (e) => this.#say(e.messageId, textField(e, 'delta')),
+    TEXT_MESSAGE_CHUNK: (e) => this.#say(e.messageId, textField(e, 'delta')),
     TEXT_MESSAGE_END: () => this.#textEnd(),
     CUSTOM: (e) => this.#custom(e.name, e.value),
   };
@@ -547,7 +555,7 @@ export class BuildSession {
   #callArgs(id, delta) {
     const input = this.#calls.get(id);
     if (!input || input.failed >= 0) return;
-    input.push(String(delta));
+    input.push(delta);
     if (input.failed >= 0) {
       this.#update.errors.push(problem('invalid_tool_input', '/delta', `the tool call's input stopped being JSON at offset ${input.failed}; no ghost until the next call`));
     }
@@ -638,7 +646,7 @@ export class BuildSession {
   #say(messageId, delta) {
     if (!this.#text || this.#text.complete || (messageId !== undefined && messageId !== this.#text.messageId)) this.#text = this.#message(messageId);
     const t = this.#text;
-    t.document = applyChanges(t.document, t.stream.push(String(delta)));
+    t.document = applyChanges(t.document, t.stream.push(delta));
   }
 
   #textEnd() {
@@ -711,9 +719,14 @@ export class BuildSession {
  * sandboxed preview frame and its document is not changed.
  */
 export function previewTargetAt(root, x, y) {
+  // (It needs no wasm, but every call waits for init, as SPEC.md 13 has it.)
+  need();
   const doc = root?.ownerDocument ?? root;
   if (typeof doc?.elementsFromPoint !== 'function') {
     throw new SurfacesError('invalid_option', '/root', 'previewTargetAt takes the preview\'s document or an element in it');
+  }
+  for (const [at, v] of [['/x', x], ['/y', y]]) {
+    if (!Number.isFinite(v)) throw new SurfacesError('invalid_option', at, `${at.slice(1)} is a finite number of CSS pixels in the viewport, got ${typeof v === 'number' ? v : typeof v}`);
   }
   const inside = (el) => root === doc || root.contains(el);
   for (const hit of doc.elementsFromPoint(x, y)) {

@@ -12,7 +12,7 @@ const args = (options) => [catalogOf(options), optional(options?.mode, '/mode', 
 /** A surface as published-page or preview markup: `{ok, html, issues}` (`html` null when it has errors). */
 export function renderSurface(surface, options) {
   const [catalog, mode, locale] = args(options);
-  const ghost = options?.ghost == null ? undefined : JSON.stringify(options.ghost);
+  const ghost = options?.ghost == null ? undefined : text(options.ghost, '/ghost');
   return JSON.parse(run(() => wasm.renderSurface(text(surface), catalog, mode, locale, ghost)));
 }
 

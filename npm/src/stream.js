@@ -123,7 +123,11 @@ const updated = (block, change) => {
  * object sharing what did not change, so a UI can compare blocks by identity.
  */
 export function applyChanges(document, changes) {
+  // (It needs no wasm, but every call waits for init, as SPEC.md 13 has it.)
+  need();
   if (!Array.isArray(changes)) throw new SurfacesError('invalid_option', '/changes', 'changes are the list push() or finish() gave');
+  const bad = changes.findIndex((c) => c === null || typeof c !== 'object');
+  if (bad >= 0) throw new SurfacesError('invalid_option', `/changes/${bad}`, `a change is an object, as push() gives, got ${changes[bad] === null ? 'null' : typeof changes[bad]}`);
   // No changes: the same document (undefined until the first change, since
   // nothing says yet which mode's document it is).
   if (changes.length === 0) return document;

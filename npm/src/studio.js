@@ -56,6 +56,7 @@ export class Catalog {
   #name;
   #components;
   constructor(handle) {
+    need();
     if (!(handle instanceof LoadedCatalog)) throw new SurfacesError('invalid_option', '', 'use Catalog.load(document) or Catalog.default');
     this.#handle = handle;
   }

@@ -229,6 +229,24 @@ test('bad input: a coded entry in the update, the session still running, the las
   const notAgUi = s.receive({ kind: 'RUN_STARTED' });
   assert.deepEqual(notAgUi.errors.map((e) => [e.code, e.path]), [['invalid_event', '/type']]);
   assert.equal(s.receive(42).errors[0].code, 'invalid_event');
+  // A text field that is no string (AG-UI's schemas hold each a string):
+  // reported at its pointer, nothing read, not a TypeError from String().
+  for (const [type, name] of [['TOOL_CALL_ARGS', 'delta'], ['TOOL_CALL_CHUNK', 'delta'], ['TEXT_MESSAGE_CONTENT', 'delta'], ['TEXT_MESSAGE_CHUNK', 'delta'], ['RUN_ERROR', 'message']]) {
+    for (const value of [Object.create(null), { toString: () => 'x' }, ['a'], 5]) {
+      const update = s.receive({ type, toolCallId: 'c', messageId: 'm', [name]: value });
+      assert.deepEqual(update.errors.map((e) => [e.code, e.path]), [['invalid_event', `/${name}`]], `${type} ${name}`);
+      assert.deepEqual([update.document, update.ghost, update.status.run], [good, null, 'idle'], type);
+    }
+  }
+  // A point that is no finite number, refused before the DOM is asked.
+  const doc = { elementsFromPoint: () => [] };
+  for (const [x, y, at] of [[NaN, 0, '/x'], [0, Infinity, '/y'], ['1', 2, '/x'], [undefined, 2, '/x']]) {
+    assert.throws(() => b.previewTargetAt(doc, x, y), (e) => e instanceof b.SurfacesError && e.code === 'invalid_option' && e.path === at, `${x} ${y}`);
+  }
+  // None given reads as '' (not the text "undefined").
+  s.receive({ type: 'TEXT_MESSAGE_START', messageId: 'n' });
+  assert.deepEqual(s.receive({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'n' }).text.blocks, []);
+  assert.deepEqual(s.receive({ type: 'TEXT_MESSAGE_CONTENT', messageId: 'n', delta: 'Hi' }).text.blocks.map((b) => b.text), ['Hi']);
   const cyclic = { components: [] };
   cyclic.self = cyclic;
   const loop = s.receive({ type: 'STATE_SNAPSHOT', snapshot: cyclic });

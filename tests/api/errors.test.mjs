@@ -32,6 +32,9 @@ const surface = { id: 's', components: [{ id: 'root', component: 'Text', props: 
 test('invalid_json: arguments that are no JSON, each at its own pointer', () => {
   const cyclic = {};
   cyclic.self = cyclic;
+  const ghostOf = (component) => ({ mode: 'preview', ghost: { op: 'add', path: '/components/-', component } });
+  refuses(() => r.renderSurface(surface, ghostOf({ id: 'x', component: 'Text', props: { n: 1n } })), 'invalid_json', '/ghost');
+  refuses(() => r.renderSurface(surface, ghostOf(cyclic)), 'invalid_json', '/ghost');
   refuses(() => v.patch('{', []), 'invalid_json', '');
   refuses(() => v.patch(surface, '['), 'invalid_json', '/ops');
   refuses(() => v.applyPatch(surface, '[{'), 'invalid_json', '/ops');
@@ -116,6 +119,8 @@ test('invalid_option: modes, locales, chunks and targets of the wrong kind; a ca
   refuses(() => stream.push(null), 'invalid_option', '/chunk');
   refuses(() => s.heal(5), 'invalid_option', '');
   refuses(() => s.applyChanges(undefined, 'x'), 'invalid_option', '/changes');
+  refuses(() => s.applyChanges(undefined, [null]), 'invalid_option', '/changes/0');
+  refuses(() => s.applyChanges({ blocks: [] }, [{ op: 'remove', block: 0 }, 'x']), 'invalid_option', '/changes/1');
   refuses(() => r.renderSurface(surface, { mode: 'draft' }), 'invalid_option', '/mode');
   refuses(() => r.renderSurface(surface, { locale: 7 }), 'invalid_option', '/locale');
   // A tag Intl throws on (the runtime would show no formatted text).
@@ -157,12 +162,18 @@ test('document_too_large: one stream reads at most 32 MiB; the chunk past it is 
 
 test('not_initialized before init, init_failed for bytes that are no module, and init may be called again', () => {
   const out = fresh(`
-    import init, { validate, SurfacesError } from './npm/validator.js';
+    import init, { validate, Catalog, SurfacesError } from './npm/validator.js';
+    import { applyChanges } from './npm/stream.js';
+    import { previewTargetAt } from './npm/build.js';
     import morphInit, { morph } from './npm/morph.js';
     import { fromA2ui, A2uiImport } from './npm/interop.js';
     const codes = [];
     const code = (f) => { try { f(); codes.push('none'); } catch (e) { codes.push(e instanceof SurfacesError ? e.code : e.name); } };
     code(() => validate({}));
+    // Calls that need no wasm wait for init too (SPEC.md section 13: every call).
+    code(() => applyChanges(undefined, []));
+    code(() => previewTargetAt({ elementsFromPoint: () => [] }, 0, 0));
+    code(() => new Catalog());
     code(() => morph({}, ''));
     code(() => fromA2ui([]));
     code(() => new A2uiImport());
@@ -173,7 +184,7 @@ test('not_initialized before init, init_failed for bytes that are no module, and
     await morphInit(new Response('nope')).catch((e) => codes.push(e.code));
     console.log(codes.join(' '));
   `);
-  assert.equal(out, 'not_initialized not_initialized not_initialized not_initialized init_failed not_initialized false init_failed');
+  assert.equal(out, 'not_initialized not_initialized not_initialized not_initialized not_initialized not_initialized not_initialized init_failed not_initialized false init_failed');
 });
 
 test('initSync from the bytes, and a second init is a no-op', () => {
@@ -252,4 +263,11 @@ test('any value of any type, in any argument of any entry: a result or a Surface
   assert.ok(answered > 100, `${answered} calls answered`);
   // The module still works after all of it.
   assert.equal(v.validate(surface).valid, true);
+});
+
+test('a preview ghost given as JSON text draws as the value does', () => {
+  const ghost = { op: 'replace', path: '/components/0', component: { id: 'root', component: 'Text', props: { text: 'soon' } } };
+  const value = r.renderSurface(surface, { mode: 'preview', ghost });
+  assert.match(value.html, /data-ch-ghost/);
+  assert.deepEqual(r.renderSurface(surface, { mode: 'preview', ghost: JSON.stringify(ghost) }), value);
 });

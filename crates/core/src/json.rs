@@ -78,9 +78,11 @@ pub fn levels(value: &Value) -> usize {
     let mut pending = Vec::new();
     pending.push((value, 1));
     while let Some((value, level)) = pending.pop() {
+        // (Pushed one by one: an extend over each iterator type is a
+        // copy of Vec's extend code per type in the module.)
         match value {
-            Value::Array(items) => pending.extend(items.iter().map(|v| (v, level + 1))),
-            Value::Object(map) => pending.extend(map.values().map(|v| (v, level + 1))),
+            Value::Array(items) => items.iter().for_each(|v| pending.push((v, level + 1))),
+            Value::Object(map) => map.values().for_each(|v| pending.push((v, level + 1))),
             _ => continue,
         }
         deepest = deepest.max(level);

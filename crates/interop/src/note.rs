@@ -129,13 +129,10 @@ pub fn at_index(base: &str, index: usize) -> String {
 /// segments, or a value written deep enough to pass the limit).
 pub fn too_deep(level: usize, segments: usize, value: &Value, at: &str) -> Option<Note> {
     let deepest = level + segments - 1 + json::levels(value);
-    (deepest > json::MAX_LEVELS).then(|| {
-        let message = format!(
-            "the write would nest {deepest} levels deep, past the {} a JSON document holds; it is left out",
-            json::MAX_LEVELS
-        );
-        Note::new("too_deep", at, message)
-    })
+    // (The message names the limit: it cannot drift from it.)
+    const _: () = assert!(json::MAX_LEVELS == 127);
+    let message = "the write would nest past the 127 levels a JSON document holds; it is left out";
+    (deepest > json::MAX_LEVELS).then(|| Note::new("too_deep", at, message))
 }
 
 /// The first key, at any depth of `value`, that JavaScript would read as a

@@ -138,7 +138,11 @@ pub fn from_lines(items: Vec<Value>, read: usize, notes: &mut Vec<Note>) -> Vec<
     let mut found = Vec::new();
     for item in items {
         match item["kind"].as_str() {
-            Some("value") => found.extend(read_value(&item["value"]).into_iter().map(|(_, m)| m)),
+            Some("value") => {
+                for (_, message) in read_value(&item["value"]) {
+                    found.push(message);
+                }
+            }
             Some("error") => notes.push(Note::bad_line("not_a2ui", read + found.len(), &item)),
             _ => {}
         }
