@@ -534,3 +534,36 @@ fn the_importer_reads_as_the_whole_reads_blocks_split_in_a_character_wrappers_an
         assert_eq!(imported(&[text]), whole, "{text}");
     }
 }
+
+#[test]
+fn a_list_item_removed_becomes_null_and_the_list_keeps_its_length() {
+    // A2UI v0.9: "for arrays, the value at the index is set to undefined,
+    // preserving length" (@a2ui/web_core's DataModel does so), so the next
+    // write by position lands on the item the agent means.
+    let messages = [
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "hi"}]}}),
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items", "value": [{"name": "A"}, {"name": "B"}, {"name": "C"}]}}),
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items/0"}}),
+        json!({"version": "v0.9", "updateDataModel": {"surfaceId": "s", "path": "/items/2/name", "value": "C2"}}),
+    ];
+    let text = json_lines(&messages);
+    let whole = from_a2ui(&text).surfaces[0].clone();
+    assert_eq!(
+        whole["data"]["items"],
+        json!([null, {"name": "B"}, {"name": "C2"}])
+    );
+    for chunk in [1, 7, text.len()] {
+        assert_eq!(
+            imported(
+                &text
+                    .as_bytes()
+                    .chunks(chunk)
+                    .map(|c| std::str::from_utf8(c).unwrap())
+                    .collect::<Vec<_>>()
+            ),
+            Some(whole.clone()),
+            "{chunk}"
+        );
+    }
+}

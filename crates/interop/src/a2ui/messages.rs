@@ -677,8 +677,11 @@ fn container(segment: &str) -> Value {
     }
 }
 
-/// Removes what is at `parents` then `last` in `data` (a list's item, the
-/// items after it moving up); nothing when nothing is there.
+/// Removes what is at `parents` then `last` in `data`; nothing when nothing
+/// is there. A list's item becomes `null` and the list keeps its length, as
+/// A2UI says (v0.9: "for arrays, the value at the index is set to
+/// `undefined`, preserving length", which JSON writes as `null`), so a later
+/// write by position lands on the item the agent means.
 fn remove(data: &mut Value, parents: &[String], last: &str) {
     let mut node = data;
     for segment in parents {
@@ -697,8 +700,8 @@ fn remove(data: &mut Value, parents: &[String], last: &str) {
             map.shift_remove(last);
         }
         Value::Array(items) => {
-            if let Some(i) = pointer::array_index(last).filter(|i| *i < items.len()) {
-                items.remove(i);
+            if let Some(item) = pointer::array_index(last).and_then(|i| items.get_mut(i)) {
+                *item = Value::Null;
             }
         }
         _ => {}
