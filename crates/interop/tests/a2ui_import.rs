@@ -417,10 +417,34 @@ fn a_modal_becomes_a_disclosure() {
     );
     assert_eq!(
         codes(&result),
-        [(
-            "event_dropped",
-            "/messages/1/updateComponents/components/4/action"
-        )]
+        [
+            // The surface's own setting, which a surface document has no place for.
+            ("prop_dropped", "/messages/0/createSurface/sendDataModel"),
+            (
+                "event_dropped",
+                "/messages/1/updateComponents/components/4/action"
+            )
+        ]
+    );
+}
+
+#[test]
+fn a_surface_s_settings_without_an_equivalent_are_noted() {
+    let text = [
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic", "theme": {"primaryColor": "#00f"}, "sendDataModel": true}}),
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "t", "sendDataModel": false, "metadata": {"extensions": {}}}}),
+    ]
+    .map(|m| m.to_string() + "\n")
+    .concat();
+    let result = interop::from_a2ui(&text);
+    assert_eq!(
+        codes(&result),
+        [
+            ("prop_dropped", "/0/createSurface/theme"),
+            ("prop_dropped", "/0/createSurface/sendDataModel"),
+            ("prop_dropped", "/1/createSurface/sendDataModel"),
+            ("prop_dropped", "/1/createSurface/metadata"),
+        ]
     );
 }
 

@@ -567,3 +567,21 @@ fn a_list_item_removed_becomes_null_and_the_list_keeps_its_length() {
         );
     }
 }
+
+#[test]
+fn messages_pushed_as_values_then_finish_say_nothing_more() {
+    let messages = [
+        json!({"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "basic"}}),
+        json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Text", "text": "hi"}]}}),
+    ];
+    let mut import = A2uiImport::new(None, "");
+    import.push_value(&Value::Array(messages.to_vec()));
+    import.finish();
+    assert_eq!(import.notes(), from_a2ui(&json_lines(&messages)).notes);
+    assert!(import.notes().is_empty(), "{:?}", import.notes());
+    // Nothing pushed at all: as the whole of no text, "no A2UI message found".
+    let mut empty = A2uiImport::new(None, "");
+    empty.finish();
+    assert_eq!(empty.notes(), from_a2ui("").notes);
+    assert_eq!(empty.notes()[0].code, "not_a2ui");
+}

@@ -177,6 +177,21 @@ pub fn read_value(value: &Value) -> Vec<(String, Value)> {
 pub fn apply(model: &mut Model, message: &Value, at_msg: &str, notes: &mut Vec<Note>) {
     if let Err(note) = try_apply(model, message, at_msg) {
         notes.push(note);
+        return;
+    }
+    // A surface's settings that a surface document has no place for (its
+    // theme, whether the renderer sends the data back, v1.0's metadata):
+    // noted, never dropped unsaid.
+    let body = message.get("createSurface").and_then(Value::as_object);
+    for key in ["theme", "sendDataModel", "metadata"] {
+        if body.is_some_and(|b| b.contains_key(key)) {
+            let message = [key, " has no equivalent in a surface document; left out"].concat();
+            notes.push(Note::new(
+                "prop_dropped",
+                at(&at(at_msg, "createSurface"), key),
+                message,
+            ));
+        }
     }
 }
 

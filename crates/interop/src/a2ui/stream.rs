@@ -166,6 +166,8 @@ impl A2uiImport {
                 match first {
                     Some('{') => Text::Lines(Box::new(JsonlStream::new())),
                     Some('[') => Text::Whole(String::new()),
+                    // No text at all after messages pushed as values: nothing to read.
+                    None if end && self.read > 0 => return Vec::new(),
                     _ if end => {
                         // Prose and nothing else: read as the whole would be.
                         let list = messages::read_text(&text, &mut self.notes);
