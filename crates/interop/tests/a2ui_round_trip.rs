@@ -418,3 +418,43 @@ fn what_a_json_render_action_holds_beside_its_action_and_params_is_noted() {
         ]
     );
 }
+
+#[test]
+fn a_component_nested_past_64_levels_is_noted_once_with_what_it_holds() {
+    let mut components = Vec::new();
+    for i in 0..70 {
+        let id = if i == 0 {
+            "root".to_string()
+        } else {
+            format!("s{i}")
+        };
+        let mut c = json!({"id": id, "component": "Stack"});
+        if i < 69 {
+            c["children"] = json!([format!("s{}", i + 1)]);
+        }
+        components.push(c);
+    }
+    let surface = json!({"id": "deep", "components": components});
+    for version in [Version::V09, Version::V10] {
+        let out = to_a2ui(&surface, version);
+        let notes: Vec<(&str, &str)> = out
+            .notes
+            .iter()
+            .map(|n| (n.code, n.path.as_str()))
+            .collect();
+        let deep: Vec<_> = notes.iter().filter(|(c, _)| *c == "too_deep").collect();
+        assert_eq!(deep.len(), 1, "{notes:?}");
+        assert!(
+            !notes.iter().any(|(c, _)| *c == "not_reachable"),
+            "{notes:?}"
+        );
+        // What was written stops where the note says.
+        let written = serde_json::to_string(&out.messages).unwrap();
+        let at: usize = deep[0].1.rsplit('/').next().unwrap().parse().unwrap();
+        assert!(
+            written.contains(&format!("\"s{}\"", at - 1))
+                && !written.contains(&format!("\"s{at}\"")),
+            "{at}"
+        );
+    }
+}

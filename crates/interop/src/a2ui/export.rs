@@ -145,7 +145,28 @@ impl Walk<'_, '_> {
     /// `None` when it is left out.
     fn component(&mut self, id: &str, depth: usize) -> Option<String> {
         let index = *self.by_id.get(id)?;
-        if !self.seen.insert(id.to_string()) || depth > 64 {
+        if !self.seen.insert(id.to_string()) {
+            return None;
+        }
+        if depth > 64 {
+            // Left out with what it holds, said once here (the components
+            // below it are reachable, only too deep with it).
+            let message = "nested past 64 levels; left out with the components it holds";
+            self.notes.push(Note::new(
+                "too_deep",
+                at_index("/components", index),
+                message,
+            ));
+            let mut pending = vec![index];
+            while let Some(i) = pending.pop() {
+                let children = self.list[i].get("children").and_then(Value::as_array);
+                for child in children.into_iter().flatten().filter_map(Value::as_str) {
+                    match self.by_id.get(child) {
+                        Some(&j) if self.seen.insert(child.to_string()) => pending.push(j),
+                        _ => {}
+                    }
+                }
+            }
             return None;
         }
         let component = &self.list[index];
