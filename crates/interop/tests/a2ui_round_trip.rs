@@ -458,3 +458,29 @@ fn a_component_nested_past_64_levels_is_noted_once_with_what_it_holds() {
         );
     }
 }
+
+#[test]
+fn text_holding_a_dollar_brace_goes_out_as_it_is_where_a2ui_reads_it_as_text() {
+    // A plain string is never interpolated in A2UI: a v1.0 Heading's
+    // marked text keeps its ${ as it is (it was escaped, and the
+    // backslash showed); a concat's backslash before a binding survives.
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["h", "t"]},
+        {"id": "h", "component": "Heading", "props": {"level": 2, "text": "Cost ${5}"}},
+        {"id": "t", "component": "Text", "props": {"text": {"call": "concat", "args": {"values": ["C:\\", {"path": "/dir"}]}}}}
+    ], "data": {"dir": "tmp"}});
+    for version in [Version::V09, Version::V10] {
+        let out = to_a2ui(&surface, version);
+        let written = serde_json::to_string(&out.messages).unwrap();
+        assert!(!written.contains(r"\\${5}"), "{written}");
+        let back = from_a2ui_value(&Value::Array(out.messages));
+        let components = back.surfaces[0]["components"].as_array().unwrap();
+        let by_id = |id: &str| components.iter().find(|c| c["id"] == id).unwrap().clone();
+        assert_eq!(by_id("h")["props"]["text"], "Cost ${5}", "{version:?}");
+        assert_eq!(
+            by_id("t")["props"]["text"],
+            surface["components"][2]["props"]["text"],
+            "{version:?}"
+        );
+    }
+}

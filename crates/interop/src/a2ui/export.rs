@@ -500,7 +500,8 @@ impl Walk<'_, '_> {
         }
         let marker = ["#".repeat(level).as_str(), " "].concat();
         match text {
-            Value::String(s) => json!([marker, s.replace("${", "\\${")].concat()),
+            // (A plain string is never interpolated: its ${ is text as it is.)
+            Value::String(s) => json!([marker, s].concat()),
             Value::Object(map) if map.contains_key("path") => {
                 let path = map["path"].as_str().unwrap_or_default();
                 let value = [marker.as_str(), "${", path, "}"].concat();

@@ -236,6 +236,13 @@ pub fn interpolate(
                 return None;
             };
             let expression = after.get(..end).unwrap_or_default().trim();
+            // A string literal ('...', A2UI's backslash escapes): text, as
+            // the backslash before a ${ that the export writes so.
+            if let Some(text) = string_literal(expression) {
+                literal.push_str(&text);
+                rest = after.get(end + 1..).unwrap_or_default();
+                continue;
+            }
             let is_path = !expression.is_empty()
                 && !expression.contains(['(', ')', '$', '\'', '"', ' ', ',']);
             let value = match literal_of(expression) {
@@ -272,6 +279,28 @@ pub fn interpolate(
         [one] if one.is_string() || one.is_object() => Some(one.clone()),
         _ => Some(json!({"call": "concat", "args": {"values": values}})),
     }
+}
+
+/// The text of an A2UI string literal `expression` (`'...'`, with `\\`,
+/// `\'`, `\"`, `\n`, `\t` and `\r` escapes), if it is one.
+fn string_literal(expression: &str) -> Option<String> {
+    let inner = expression.strip_prefix('\'')?.strip_suffix('\'')?;
+    let mut text = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        text.push(match c {
+            '\\' => match chars.next()? {
+                'n' => '\n',
+                't' => '\t',
+                'r' => '\r',
+                escaped @ ('\\' | '\'' | '"') => escaped,
+                _ => return None,
+            },
+            '\'' => return None,
+            c => c,
+        });
+    }
+    Some(text)
 }
 
 /// How A2UI's expression parser reads an interpolated `expression`:
@@ -426,6 +455,14 @@ fn export_concat(args: &Map<String, Value>, at_args: &str, notes: &mut Vec<Note>
         match value {
             Value::String(s) => text.push_str(&s.replace("${", "\\${")),
             Value::Object(map) if map.get("path").is_some_and(Value::is_string) => {
+                // Backslashes just before the ${ would escape it (A2UI reads
+                // `\${` as the text `${`): written as a string literal.
+                let kept = text.trim_end_matches('\\').len();
+                if kept < text.len() {
+                    let slashes = "\\\\".repeat(text.len() - kept);
+                    text.truncate(kept);
+                    text.push_str(&["${'", &slashes, "'}"].concat());
+                }
                 text.push_str("${");
                 text.push_str(map["path"].as_str().unwrap_or_default());
                 text.push('}');
@@ -482,5 +519,26 @@ mod tests {
         }
         // An escaped ${ is text.
         assert_eq!(read("\\${x"), (Some(json!("${x")), vec![]));
+    }
+
+    #[test]
+    fn backslashes_before_a_binding_go_out_and_come_back_as_text() {
+        // A2UI reads \${ as the text ${: backslashes just before a binding
+        // are written as a string literal, which is read back as text.
+        for slashes in ["\\", "\\\\", "\\\\\\"] {
+            let before = format!("C:{slashes}");
+            let ours =
+                json!({"call": "concat", "args": {"values": [before, {"path": "/dir"}, "\\${x}"]}});
+            let mut notes = Vec::new();
+            let out = export_concat(ours["args"].as_object().unwrap(), "/v", &mut notes).unwrap();
+            let text = out["args"]["value"].as_str().unwrap();
+            assert!(!text.contains("\\${/"), "{text}");
+            assert_eq!(read(text), (Some(ours.clone()), vec![]), "{text}");
+            assert!(notes.is_empty());
+        }
+        // A2UI's string literals with their escapes; a quote unescaped is none.
+        assert_eq!(read("${'it\\'s'}"), (Some(json!("it's")), vec![]));
+        assert_eq!(read("a${'\\n'}b"), (Some(json!("a\nb")), vec![]));
+        assert_eq!(read("${'a'b'}").1, vec!["unsupported_function"]);
     }
 }
