@@ -484,3 +484,44 @@ fn text_holding_a_dollar_brace_goes_out_as_it_is_where_a2ui_reads_it_as_text() {
         );
     }
 }
+
+#[test]
+fn what_a2ui_s_functions_and_variants_cannot_say_is_noted() {
+    let text = |value: Value| json!({"id": "t", "component": "Text", "props": {"text": value}});
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["t", "n", "h"]},
+        // Our length is a number; A2UI's is a check that needs a bound.
+        text(json!({"call": "length", "args": {"value": {"path": "/items"}}})),
+        // A2UI's decimals fixes both bounds.
+        {"id": "n", "component": "Text", "props": {"text": {"call": "formatNumber", "args": {"value": 2.5, "minimumFractionDigits": 0, "maximumFractionDigits": 2}}}},
+        {"id": "h", "component": "Heading", "props": {"level": 6, "text": "Small"}}
+    ], "data": {"items": [1, 2]}});
+    let notes = |version| -> Vec<(&'static str, String)> {
+        let out = to_a2ui(&surface, version);
+        let written = serde_json::to_string(&out.messages).unwrap();
+        assert!(!written.contains("\"length\""), "{written}");
+        assert!(written.contains("\"decimals\":2"), "{written}");
+        out.notes.into_iter().map(|n| (n.code, n.path)).collect()
+    };
+    let common = [
+        (
+            "unsupported_function",
+            "/components/1/props/text/call".to_string(),
+        ),
+        (
+            "arg_dropped",
+            "/components/2/props/text/args/minimumFractionDigits".to_string(),
+        ),
+    ];
+    assert_eq!(notes(Version::V10), common);
+    let mut v09 = common.to_vec();
+    v09.push(("prop_dropped", "/components/3/props/level".to_string()));
+    assert_eq!(notes(Version::V09), v09);
+    // Equal bounds are A2UI's decimals exactly: nothing to say.
+    let mut same = surface.clone();
+    same["components"][2]["props"]["text"]["args"]["minimumFractionDigits"] = json!(2);
+    assert!(!to_a2ui(&same, Version::V10)
+        .notes
+        .iter()
+        .any(|n| n.code == "arg_dropped"));
+}

@@ -496,6 +496,11 @@ impl Walk<'_, '_> {
                 "variant".into(),
                 json!(["h", &level.min(5).to_string()].concat()),
             );
+            if level == 6 {
+                let message = "A2UI v0.9's heading variants stop at h5: level 6 is exported as h5";
+                self.notes
+                    .push(Note::new("prop_dropped", at(at_props, "level"), message));
+            }
             return text;
         }
         let marker = ["#".repeat(level).as_str(), " "].concat();

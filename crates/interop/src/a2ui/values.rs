@@ -172,14 +172,15 @@ fn import_call(
 }
 
 /// The functions both have, both ways: A2UI's name, ours, and the
-/// arguments (A2UI's name, ours). A2UI's `length` is our `minLength` or
-/// `maxLength` by the bound it has, else `length`.
+/// arguments (A2UI's name, ours). A2UI's `length` is a check, our
+/// `minLength` or `maxLength` by the bound it has (with none A2UI refuses
+/// it); our `length`, a number, has no A2UI equivalent.
 type Function = (
     &'static str,
     &'static str,
     &'static [(&'static str, &'static str)],
 );
-const FUNCTIONS: [Function; 10] = [
+const FUNCTIONS: [Function; 9] = [
     ("formatDate", "formatDate", &[("value", "value")]),
     ("formatNumber", "formatNumber", &[("value", "value")]),
     (
@@ -206,7 +207,6 @@ const FUNCTIONS: [Function; 10] = [
     ),
     ("length", "minLength", &[("value", "value"), ("min", "min")]),
     ("length", "maxLength", &[("value", "value"), ("max", "max")]),
-    ("length", "length", &[("value", "value")]),
 ];
 
 /// `formatString`'s `${...}` interpolation as a literal, a binding (one
@@ -430,12 +430,18 @@ pub fn export(value: &Value, at_value: &str, notes: &mut Vec<Note>) -> Option<Va
                     None => dropped_arg(name, key, &at_args, notes),
                 }
             }
-            (
-                "formatNumber",
-                "minimumFractionDigits" | "maximumFractionDigits",
-                Value::Number(n),
-            ) => {
+            // A2UI's decimals fixes both bounds: the maximum, and a
+            // minimum below it noted (formatNumber would show fewer).
+            ("formatNumber", "maximumFractionDigits", Value::Number(n)) => {
                 out.insert("decimals".into(), Value::Number(n.clone()));
+            }
+            ("formatNumber", "minimumFractionDigits", Value::Number(n)) => {
+                match args.get("maximumFractionDigits") {
+                    Some(max) if max != arg => dropped_arg(name, key, &at_args, notes),
+                    _ => {
+                        out.insert("decimals".into(), Value::Number(n.clone()));
+                    }
+                }
             }
             _ => dropped_arg(name, key, &at_args, notes),
         }
