@@ -585,3 +585,45 @@ fn a_text_of_several_lines_is_markdown_one_line_of_hashes_a_heading() {
     let again = from_a2ui_value(&Value::Array(back.messages));
     assert_eq!(again.surfaces[0]["components"][1], components[1]);
 }
+
+/// A template's copies of another catalog's component read their own
+/// item: its bindings are made absolute as a basic component's are (its
+/// calls are its catalog's, kept as they are).
+#[test]
+fn template_copies_of_another_catalog_s_component_bind_their_own_item() {
+    let messages = json!([
+        create("v0.9", "s"),
+        update(
+            "s",
+            json!([
+                {"id": "root", "component": "List", "children": {"componentId": "card", "path": "/products"}},
+                {"id": "card", "component": "ProductCard", "catalogId": "https://acme.example/catalog.json",
+                 "title": {"path": "name"}, "price": {"call": "acmePrice", "args": {"value": {"path": "price"}}}, "tags": ["new"]}
+            ])
+        ),
+        data(
+            "s",
+            "/products",
+            json!([{"name": "A", "price": 1}, {"name": "B", "price": 2}])
+        ),
+    ]);
+    let result = from_a2ui_value(&messages);
+    let components = result.surfaces[0]["components"].as_array().unwrap();
+    let cards: Vec<&Value> = components
+        .iter()
+        .filter(|c| c["component"] == "ProductCard")
+        .collect();
+    assert_eq!(cards.len(), 2);
+    for (i, card) in cards.iter().enumerate() {
+        assert_eq!(
+            card["props"]["title"],
+            json!({"path": format!("/products/{i}/name")}),
+            "{card}"
+        );
+        assert_eq!(
+            card["props"]["price"]["args"]["value"],
+            json!({"path": format!("/products/{i}/price")})
+        );
+        assert_eq!(card["props"]["tags"], json!(["new"]));
+    }
+}

@@ -540,10 +540,13 @@ impl<'a, 't> Walk<'a, 't> {
                 children.extend(self.component(raw, scope, at_ref, depth + 1));
             }
             for (key, value) in map {
-                let kept =
+                let at_key = at(&found.at, key);
+                let own =
                     !["id", "component", "catalogId", "children", "child"].contains(&key.as_str());
-                if kept && !unsafe_link(key, value, &at(&found.at, key), &mut self.notes) {
-                    out.insert(key.clone(), value.clone());
+                if own && !unsafe_link(key, value, &at_key, &mut self.notes) {
+                    if let Some(value) = values::kept(value, &at_key, scope, &mut self.notes) {
+                        out.insert(key.clone(), value);
+                    }
                 }
             }
             let has_children =

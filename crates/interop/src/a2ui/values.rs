@@ -42,6 +42,32 @@ pub fn binding(path: &str, at_path: &str, scope: &Scope, notes: &mut Vec<Note>) 
     }
 }
 
+/// A value of another catalog's component, kept as it is but for its
+/// bindings (`{"path"}` at any depth), made absolute as every binding is,
+/// so a template's copies each read their own item; its calls are that
+/// catalog's, kept as they are. `None` (noted) for a binding whose path is
+/// no pointer.
+pub fn kept(value: &Value, at_value: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+    match value {
+        Value::Array(items) => {
+            let items = items.iter().enumerate();
+            let items = items.filter_map(|(i, v)| kept(v, &at_index(at_value, i), scope, notes));
+            Some(Value::Array(items.collect()))
+        }
+        Value::Object(map) => match map.get("path") {
+            Some(Value::String(path)) => binding(path, &at(at_value, "path"), scope, notes),
+            _ => {
+                let members = map.iter();
+                let members = members.filter_map(|(k, v)| {
+                    Some((k.clone(), kept(v, &at(at_value, k), scope, notes)?))
+                });
+                Some(Value::Object(members.collect()))
+            }
+        },
+        other => Some(other.clone()),
+    }
+}
+
 /// An A2UI dynamic value as ours; `None` (with a note) when it has no
 /// equivalent.
 pub fn import(
