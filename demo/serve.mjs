@@ -26,6 +26,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * server-sent events, written by @ag-ui/encoder, `?delay=MS` apart (default
  * 40: model speed). `?from=N` is a reconnect after N events: the server's
  * draft at that point as a STATE_SNAPSHOT, then the events after it.
+ * `?to=N` ends the response after the N-th event sent, as a connection
+ * lost in the middle of a run (the end-to-end tests use it).
  */
 async function session(req, res, url) {
   const { recordedSession } = await import('./session.mjs');
@@ -37,7 +39,9 @@ async function session(req, res, url) {
   res.writeHead(200, { 'content-type': encoder.getContentType(), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
   let closed = false;
   req.on('close', () => (closed = true));
-  const list = from > 0 ? [{ type: 'STATE_SNAPSHOT', snapshot: drafts[from - 1] }, ...events.slice(from)] : events;
+  const all = from > 0 ? [{ type: 'STATE_SNAPSHOT', snapshot: drafts[from - 1] }, ...events.slice(from)] : events;
+  const to = url.searchParams.get('to');
+  const list = to === null ? all : all.slice(0, Math.max(0, Math.trunc(Number(to)) || 0));
   for (const event of list) {
     if (closed) return;
     res.write(encoder.encode(event));

@@ -267,11 +267,17 @@ export class BuildSession {
   /** Reads events from `source` until it ends or `options.signal` aborts: a `Response` or `ReadableStream` of server-sent events, an `EventSource`, a `WebSocket` (one JSON event per message) or an async iterable of events. */
   async connect(source, options) {
     try {
-      return await this.#connect(source, options);
+      await this.#connect(source, options);
     } catch (e) {
       // A source that fails (a locked or read stream, an iterable that
       // throws) fails as every entry does: with a SurfacesError.
       throw e instanceof SurfacesError ? e : new SurfacesError('source_failed', '/source', `reading the source failed: ${e?.message ?? e}`);
+    }
+    // A source that ended in the middle of a run (no RUN_FINISHED or
+    // RUN_ERROR) lost its connection: said, so the page can connect again.
+    // One the page aborted did not.
+    if (this.#status.run === 'running' && !options?.signal?.aborted) {
+      throw new SurfacesError('source_failed', '/source', 'the source ended in the middle of a run; connect again (the server sends a snapshot, then what follows it)');
     }
   }
 
@@ -290,25 +296,22 @@ export class BuildSession {
     const listens = typeof source?.addEventListener === 'function' && typeof source?.close === 'function';
     if (listens) {
       return new Promise((resolve) => {
-        const done = () => {
-          source.removeEventListener('message', message);
-          source.removeEventListener('close', done);
-          source.removeEventListener('error', abort);
-          signal?.removeEventListener('abort', abort);
-          resolve();
-        };
-        const abort = () => {
+        const end = () => {
           source.close();
-          done();
+          source.removeEventListener('message', message);
+          source.removeEventListener('close', end);
+          source.removeEventListener('error', end);
+          signal?.removeEventListener('abort', end);
+          resolve();
         };
         const message = (e) => this.#json(e.data);
         source.addEventListener('message', message);
-        source.addEventListener('close', done);
         // The stream ended or failed: an EventSource would reconnect by
         // itself and read the session again from its start, so it is
         // closed (resuming is a new connection, from a snapshot).
-        source.addEventListener('error', abort);
-        signal?.addEventListener('abort', abort);
+        source.addEventListener('close', end);
+        source.addEventListener('error', end);
+        signal?.addEventListener('abort', end);
       });
     }
     if (source?.[Symbol.asyncIterator] || source?.[Symbol.iterator]) {

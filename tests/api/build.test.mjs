@@ -297,15 +297,27 @@ test('bad input: a coded entry in the update, the session still running, the las
   // An event stream whose message is no JSON: a coded entry, the stream read on.
   const seen = [];
   const t = new b.BuildSession({ document: start(), onUpdate: (u) => seen.push(u) });
-  await t.connect(new Response('data: {nope\n\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n'));
+  // (It ends in the middle of the run it started: the connection was lost,
+  // said as source_failed once every event it held was read.)
+  await assert.rejects(t.connect(new Response('data: {nope\n\ndata: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\n')), (e) => thrown('source_failed', '/source')(e) && /middle of a run/.test(e.message));
   assert.deepEqual(seen.map((u) => [u.errors.map((e) => e.code).join(), u.status.run]), [['invalid_event', 'idle'], ['', 'running']]);
+  // Ended after its run finished, or aborted by the page: no failure.
+  await t.connect([{ type: 'RUN_FINISHED', threadId: 't', runId: 'r' }]);
+  const stop = new AbortController();
+  await t.connect((async function* () {
+    yield { type: 'RUN_STARTED', threadId: 't', runId: 'r2' };
+    stop.abort();
+    yield { type: 'RUN_FINISHED', threadId: 't', runId: 'r2' };
+  })(), { signal: stop.signal });
+  assert.equal(t.receive({ type: 'NOOP' }).status.run, 'running', 'aborted before the run finished');
   // Through all of it the session kept running.
   assert.equal(s.receive({ type: 'RUN_FINISHED', threadId: 't', runId: 'r' }).status.run, 'finished');
   // A stream that ends inside an event (no blank line after it: the
   // connection was cut) does not dispatch it, as the SSE standard says.
   const cut = [];
   const u = new b.BuildSession({ document: start(), onUpdate: (x) => cut.push(x) });
-  await u.connect(new Response('data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n'));
+  const cutShort = u.connect(new Response('data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n'));
+  await assert.rejects(cutShort, thrown('source_failed', '/source'), 'and the run it left open says the connection was lost');
   assert.deepEqual(cut.map((x) => x.status.run), ['running']);
 });
 

@@ -273,6 +273,41 @@ test('./validator, ./stream and ./render share one wasm module, fetched once', {
   await page.close();
 });
 
+test('./build: an EventSource or a WebSocket lost in the middle of a run rejects connect with source_failed, after reading what came', { skip: held('studio') }, async () => {
+  const { recordedSession } = await import(join(root, 'demo/session.mjs'));
+  const { WebSocketServer } = await import('ws');
+  const { events } = await recordedSession();
+  const half = Math.floor(events.length / 2);
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  wss.on('connection', (socket) => {
+    for (const e of events.slice(0, half)) socket.send(JSON.stringify(e));
+    socket.close();
+  });
+  await new Promise((r) => wss.once('listening', r));
+  const page = await browser.newPage();
+  await page.goto(`${site.origin}/blank.html`);
+  const got = await page.evaluate(async ([base, ws, half]) => {
+    const m = await import(`${base}/npm/build.js`);
+    await m.default();
+    const read = async (source) => {
+      const updates = [];
+      const session = new m.BuildSession({ onUpdate: (u) => updates.push(u) });
+      const failed = await session.connect(source).then(() => null, (e) => [e.constructor.name, e.code, e.path]);
+      return { failed, updates: updates.length, run: updates.at(-1)?.status.run };
+    };
+    const events = new EventSource(`${base}/session?delay=0&to=${half}`);
+    return { fromEvents: await read(events), closed: events.readyState, fromSocket: await read(new WebSocket(ws)) };
+  }, [site.origin, `ws://127.0.0.1:${wss.address().port}`, half]);
+  wss.close();
+  for (const via of ['fromEvents', 'fromSocket']) {
+    assert.deepEqual(got[via].failed, ['SurfacesError', 'source_failed', '/source'], via);
+    assert.equal(got[via].updates, half, `${via}: every event that came was read`);
+    assert.equal(got[via].run, 'running', via);
+  }
+  assert.equal(got.closed, 2, 'the EventSource is closed, not reconnected');
+  await page.close();
+});
+
 test('./build: BuildSession.connect reads an EventSource and a WebSocket in Chromium to the server\'s draft', { skip: held('studio') }, async () => {
   const { recordedSession } = await import(join(root, 'demo/session.mjs'));
   const { WebSocketServer } = await import('ws');
