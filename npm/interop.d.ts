@@ -138,12 +138,20 @@ export declare class A2uiImport {
   free(): void;
 }
 
+/** An operation on a json-render spec as `JsonRenderImport` takes it: json-render's own `JsonPatch` fits (an operation that does not apply is noted). */
+export interface SpecPatchInput {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
 /** json-render's SpecStream as it arrives, as the RFC 6902 operations that bring one surface document up to date, for a Draft. */
 export declare class JsonRenderImport {
   /** `at`: where the surface is in the draft's document (`""`). */
   constructor(options?: { at?: string });
   /** An operation on the spec or a list of them, or the next chunk of the stream's text: the operations on the surface it made. */
-  push(operationOrText: Operation | Operation[] | string | Uint8Array): Operation[];
+  push(operationOrText: SpecPatchInput | readonly SpecPatchInput[] | string | Uint8Array): Operation[];
   /** The text ended: the operations of its last line. */
   finish(): Operation[];
   /** The notes so far: of the operations that did not apply (their applyPatch code), then of converting the spec. */

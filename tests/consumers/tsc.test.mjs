@@ -18,7 +18,7 @@ import init, {
   type Section, type Page, type SurfaceDocument, type PropSchema, type CatalogEntry, type CatalogDocument, type Severity,
   type IssueCode, type Issue, type Verdict, type Operation, type RepairCode, type Repair, type Refusal, type PatchResult,
   type DraftReport, type PatchErrorCode, type ApplyPatchResult, type ErrorCode, type CatalogInput, type CatalogOptions,
-  type ComponentOptions, type Init, type InitSync, type InitInput, type SyncInitInput,
+  type ComponentOptions, type Init, type InitSync, type InitInput, type SyncInitInput, type DocumentOf,
 } from '${PACKAGE}/validator';
 import initStream, {
   Stream, applyChanges, heal,
@@ -29,10 +29,10 @@ import initRender, { renderSurface, renderMarkdown, type RenderOptions, type Ren
 import initInterop, {
   fromA2ui, toA2ui, fromJsonRender, toJsonRender, A2uiImport, JsonRenderImport,
   type Note, type NoteCode, type A2uiMessage, type A2uiInput, type JsonRenderSpec, type JsonRenderSpecOut,
-  type JsonRenderCondition, type JsonRenderStateCondition, type JsonRenderAction,
+  type JsonRenderCondition, type JsonRenderStateCondition, type JsonRenderAction, type A2uiMessageInput, type SpecPatchInput,
 } from '${PACKAGE}/interop';
 // json-render's own types: what toJsonRender writes is a Spec it takes.
-import type { Spec as TheirSpec } from '@json-render/core';
+import type { Spec as TheirSpec, JsonPatch as TheirJsonPatch } from '@json-render/core';
 import initBuild, {
   BuildSession, previewTargetAt,
   type AgUiEvent, type SessionSource, type BuildSessionOptions, type BuildGhost, type Divergence, type BuildProblem,
@@ -230,6 +230,12 @@ toA2ui(imported[0], { version: 'v2' });
 // a list of messages of several shapes.
 declare const theirSpec: TheirSpec;
 const fromTheirs: Surface = fromJsonRender(theirSpec).surface;
+declare const theirPatches: TheirJsonPatch[];
+const fromTheirPatches: Operation[] = new JsonRenderImport().push(theirPatches).concat(new JsonRenderImport().push(theirPatches[0]!));
+const patchIn: SpecPatchInput = { op: 'add', path: '/root', value: 'main' };
+const messageIn: A2uiMessageInput = { version: 'v0.9' };
+const surfaceOf: DocumentOf<{ components: [] }> = surface;
+void fromTheirPatches, patchIn, messageIn, surfaceOf;
 const mixed = [
   { version: 'v0.9', createSurface: { surfaceId: 'm', catalogId: 'basic' } },
   { version: 'v0.9', updateComponents: { surfaceId: 'm', components: [{ id: 'root', component: 'Text', text: 'Hi' }] } },
