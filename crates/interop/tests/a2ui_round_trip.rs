@@ -525,3 +525,24 @@ fn what_a2ui_s_functions_and_variants_cannot_say_is_noted() {
         .iter()
         .any(|n| n.code == "arg_dropped"));
 }
+
+#[test]
+fn a_text_starting_like_a_heading_marker_goes_out_escaped_and_comes_back_as_text() {
+    // A2UI's Text reads markdown (and v1.0 marks headings with #): our
+    // Text "# of items" is text, so it goes out as "\# of items".
+    let surface = json!({"id": "s", "components": [
+        {"id": "root", "component": "Stack", "children": ["t", "c"]},
+        {"id": "t", "component": "Text", "props": {"text": "# of items"}},
+        {"id": "c", "component": "Text", "props": {"text": {"call": "concat", "args": {"values": ["## left: ", {"path": "/n"}]}}}}
+    ], "data": {"n": 2}});
+    for version in [Version::V09, Version::V10] {
+        let out = to_a2ui(&surface, version);
+        let written = serde_json::to_string(&out.messages).unwrap();
+        assert!(written.contains(r#""text":"\\# of items""#), "{written}");
+        let back = from_a2ui_value(&Value::Array(out.messages));
+        let components = back.surfaces[0]["components"].as_array().unwrap();
+        let by_id = |id: &str| components.iter().find(|c| c["id"] == id).unwrap().clone();
+        assert_eq!(by_id("t"), surface["components"][1], "{version:?}");
+        assert_eq!(by_id("c"), surface["components"][2], "{version:?}");
+    }
+}

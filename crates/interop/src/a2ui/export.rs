@@ -249,7 +249,8 @@ impl Walk<'_, '_> {
                 };
                 let text = text.map(|t| match name {
                     "Heading" => self.heading(t, level.unwrap_or(2), &props.at, &mut out),
-                    _ => t,
+                    "Markdown" => t,
+                    _ => unmarked(t),
                 });
                 // A2UI's Text has a text: one left out is empty.
                 out.insert("text".into(), text.unwrap_or_else(|| json!("")));
@@ -660,4 +661,26 @@ fn json_map(value: Value) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => Map::new(),
     }
+}
+
+/// A Text's or Badge's text as A2UI's, whose Text reads markdown: a
+/// heading marker it starts with (`# `, up to six) escaped, `\# `, so it
+/// shows as the text it is, not as a heading (the import takes the
+/// backslash back).
+fn unmarked(mut text: Value) -> Value {
+    let literal = match &mut text {
+        Value::String(s) => Some(s),
+        Value::Object(call) => call
+            .get_mut("args")
+            .and_then(|a| a.get_mut("value"))
+            .and_then(|v| match v {
+                Value::String(s) => Some(s),
+                _ => None,
+            }),
+        _ => None,
+    };
+    if let Some(s) = literal.filter(|s| super::heading_marker(s).is_some()) {
+        s.insert(0, '\\');
+    }
+    text
 }

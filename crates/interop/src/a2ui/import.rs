@@ -761,17 +761,25 @@ impl<'a, 't> Walk<'a, 't> {
             _ => None,
         };
         if let Some(s) = literal {
-            let hashes = s.bytes().take_while(|b| *b == b'#').count();
-            if (1..=6).contains(&hashes)
-                && s.as_bytes().get(hashes) == Some(&b' ')
-                && level.is_none()
-            {
-                level = Some(hashes as u8);
-                *s = s
-                    .get(hashes + 1..)
-                    .unwrap_or_default()
-                    .trim_start()
-                    .to_string();
+            match super::heading_marker(s) {
+                Some(hashes) if level.is_none() => {
+                    level = Some(hashes as u8);
+                    *s = s
+                        .get(hashes + 1..)
+                        .unwrap_or_default()
+                        .trim_start()
+                        .to_string();
+                }
+                // An escaped marker (`\# `) is the text it escapes, as
+                // markdown reads it.
+                _ if s
+                    .strip_prefix('\\')
+                    .and_then(super::heading_marker)
+                    .is_some() =>
+                {
+                    s.remove(0);
+                }
+                _ => {}
             }
         }
         if let Some(text) =

@@ -103,3 +103,11 @@ fn convert(list: Vec<(String, Value)>, mut notes: Vec<Note>) -> FromA2ui {
 pub fn to_a2ui(surface: &Value, version: Version) -> ToA2ui {
     export::messages(surface, version)
 }
+
+/// The level of the markdown heading marker `text` starts with (one to
+/// six `#` then a space), which A2UI's Text reads as a heading and v1.0
+/// writes a heading with.
+fn heading_marker(text: &str) -> Option<usize> {
+    let hashes = text.bytes().take_while(|b| *b == b'#').count();
+    ((1..=6).contains(&hashes) && text.as_bytes().get(hashes) == Some(&b' ')).then_some(hashes)
+}
