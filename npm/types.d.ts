@@ -285,10 +285,12 @@ type Global<K extends string> = typeof globalThis extends { [P in K]: { prototyp
 export type DomElement = Global<'Element'>;
 type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
 
+/** A module's bytes: an `ArrayBuffer` or a typed array over them (a Node `Buffer` is one); not a `DataView`, which WebAssembly refuses. */
+type WasmBytes = ArrayBuffer | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 /** What `init` loads from: a URL, a response, the bytes, or a compiled `WebAssembly.Module`. */
-export type InitInput = string | Global<'URL'> | Global<'Request'> | Global<'Response'> | ArrayBuffer | ArrayBufferView | WasmModule | PromiseLike<Global<'Response'> | ArrayBuffer | WasmModule>;
+export type InitInput = string | Global<'URL'> | Global<'Request'> | Global<'Response'> | WasmBytes | WasmModule | PromiseLike<Global<'Response'> | ArrayBuffer | WasmModule>;
 /** What `initSync` takes: `{module}`, a compiled `WebAssembly.Module` or its bytes. */
-export type SyncInitInput = { module: ArrayBuffer | ArrayBufferView | WasmModule } | ArrayBuffer | ArrayBufferView | WasmModule;
+export type SyncInitInput = { module: WasmBytes | WasmModule } | WasmBytes | WasmModule;
 
 /** Loads the entry's WebAssembly once; after a failure (`init_failed`) it may be called again. */
 export type Init = (input?: InitInput) => Promise<void>;

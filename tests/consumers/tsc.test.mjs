@@ -43,7 +43,7 @@ const loaders: Init[] = [init, initStream, initRender, initInterop, initBuild];
 const sync: InitSync = initSync;
 await Promise.all(loaders.map((load) => load()));
 export const inputs: InitInput[] = ['/studio.wasm', new Uint8Array(8), new ArrayBuffer(8)];
-export const syncInputs: SyncInitInput[] = [{ module: new Uint8Array(8) }, new ArrayBuffer(8)];
+export const syncInputs: SyncInitInput[] = [{ module: new Uint8Array(8) }, new ArrayBuffer(8), new Int8Array(8)];
 
 const json: Json = { a: [1, 'two', null, true, { b: 3 }] };
 const binding: Binding = { path: '/title' };
