@@ -128,7 +128,7 @@ const OUT = 'data-morph-changed', OPEN = '__morphServerOpen';
 // takes 1.
 const XE = ['script', 'base', 'meta', 'style', 'link', 'animate', 'set'];
 const XP = ['on', 'form'];
-const XN = ['srcdoc', 'href', 'src', 'action', 'xlink:href', 'data', 'id', 'name'];
+const XN = ['srcdoc', 'href', 'src', 'action', 'xlink:href', 'data', 'id', 'name', 'for', 'commandfor', 'popovertarget', 'target'];
 // Both as one test (the lists hold no character special to a pattern).
 const XR = new RegExp(`^(${XP.join('|')})|^(${XN.join('|')})$`);
 // `K`'s kinds: `keys::KEY_ATTRIBUTES`, and `Q`'s selectors, by dom::KEYED and
@@ -212,10 +212,12 @@ const imports = {
   v: (i) => stage(S[i].getAttribute(A ? A[i] : 'attributeName')),
   // Whether a staged id or name would shadow a property of the document
   // (of its prototypes: not one of its named properties) or of the window
-  // (below its named properties object: EventTarget.prototype and on).
+  // (below its named properties object: EventTarget.prototype and on); a
+  // label's for, whether it names an element of the page outside the target.
   C: (i, t) => {
-    const v = S[i].getAttribute(/** @type {string[]} */ (A)[i]), d = N[t].ownerDocument, w = d.defaultView, p = Object.getPrototypeOf;
-    return v in p(d) || (!!w && v in p(p(p(w))));
+    const n = /** @type {string[]} */ (A)[i], v = S[i].getAttribute(n), d = N[t].ownerDocument, w = d.defaultView, p = Object.getPrototypeOf;
+    let e;
+    return n == 'for' ? !!(e = d.getElementById(v)) && !N[t].contains(e) : v in p(d) || (!!w && v in p(p(p(w))));
   },
   // A shadow root (a fragment with a host), or a frame's document.
   Y: (t) => {

@@ -107,6 +107,8 @@ unsafe extern "C" {
     /// wrote before is no clobbering), or of the chain below `w`'s named
     /// properties object (`EventTarget` and `Object`'s prototypes: what a
     /// named property of the window hides). See `rules::is_name_attribute`.
+    /// For a `for` (`rules::is_reference`): whether it names an element of
+    /// `d` outside `target`.
     #[link_name = "C"]
     pub safe fn s_shadows(i: i32, target: H) -> i32;
     /// 1 if `<style>` and `<link>` inserted in `target` cannot apply

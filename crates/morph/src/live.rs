@@ -45,7 +45,8 @@ pub fn parse(target: H, html: &Js) -> Option<H> {
 /// Removes from the parsed tree, template contents included, whatever
 /// [`rules`] refuses: what runs (`<script>`, `on*`, `srcdoc`, unsafe URLs,
 /// href animations) and what would reach outside `target` (`<base>`,
-/// `<meta>`, `form*` attributes, clobbering names, and styles that would
+/// `<meta>`, `form*` attributes, invokers, a label's `for` and a `target`
+/// naming what is outside, clobbering names, and styles that would
 /// apply to the host). The loader finds the suspects (a walk of the elements)
 /// and answers the facts only it knows; [`rules`] judges.
 fn sanitize(root: H, target: H) {
@@ -60,11 +61,11 @@ fn sanitize(root: H, target: H) {
     }
     for i in 0..dom::stage(root, 1) {
         let name = dom::string(dom::s_name(i)).unwrap_or_default();
-        let refused = if rules::is_name_attribute(&name) {
+        let refused = if rules::is_name_attribute(&name) || rules::is_reference(&name) {
             dom::s_shadows(i, target) != 0
         } else {
-            // Only URL attributes need their value read.
-            let value = match rules::is_url_attribute(&name) {
+            // Only URL attributes and targets need their value read.
+            let value = match rules::reads_value(&name) {
                 true => dom::string(dom::s_value(i)).unwrap_or_default(),
                 false => String::new(),
             };

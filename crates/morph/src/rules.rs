@@ -13,6 +13,13 @@
 //!   `form*` submission override (`formaction`, `formmethod`, `formtarget`,
 //!   ...: a control naming a host form by id, or sitting in one, would
 //!   submit the host's fields where the incoming HTML says);
+//! - what acts on another element by its id or name: the invoker
+//!   attributes `commandfor` and `popovertarget` (a click would open a
+//!   host's dialog or popover, or send it a command), a label's `for`
+//!   naming an element of the page outside the target (a click anywhere on
+//!   the label would click the host's button: [`is_reference`]), and a
+//!   `target` naming a browsing context (a host's frame; only `_blank`, a
+//!   new one, is kept);
 //! - DOM clobbering ([`is_name_attribute`]): an `id` or `name` that would shadow a
 //!   property of the target's `document` (an `<img name=querySelector>`
 //!   makes `document.querySelector` that image) or `window`;
@@ -86,10 +93,34 @@ pub fn is_whole_document(html: &str) -> bool {
 /// assert!(attribute_allowed("href", "/pricing#plans"));
 /// ```
 pub fn attribute_allowed(name: &str, value: &str) -> bool {
-    if is_handler(name) || is_form_override(name) || name.eq_ignore_ascii_case("srcdoc") {
+    let is = |n: &str| name.eq_ignore_ascii_case(n);
+    if is_handler(name)
+        || is_form_override(name)
+        || is("srcdoc")
+        || is("commandfor")
+        || is("popovertarget")
+    {
         return false;
     }
+    if is("target") {
+        // (HTML compares the keyword as it is, ignoring ASCII case only.)
+        return value.eq_ignore_ascii_case("_blank");
+    }
     !is_url_attribute(name) || is_inert_url(value)
+}
+
+/// `for` (a label's control, by id): the loader says whether it names an
+/// element of the target's document outside the target, and then it is
+/// dropped; one naming an element of the incoming HTML, or nothing yet, is
+/// kept (a preview's label for its own field).
+pub fn is_reference(name: &str) -> bool {
+    name.eq_ignore_ascii_case("for")
+}
+
+/// Whether `attribute_allowed` reads the attribute's value (a URL, or a
+/// `target`); the others are judged by name.
+pub fn reads_value(name: &str) -> bool {
+    is_url_attribute(name) || name.eq_ignore_ascii_case("target")
 }
 
 /// `on*` attributes are event handlers: their value is script.
@@ -217,6 +248,15 @@ mod tests {
         assert!(!attribute_allowed("FORM", "host-form"));
         assert!(!attribute_allowed("formTarget", "_top"));
         assert!(attribute_allowed("for", "email"));
+        assert!(!attribute_allowed("commandfor", "host-dialog"));
+        assert!(!attribute_allowed("popoverTarget", "host-popover"));
+        assert!(!attribute_allowed("target", "host-frame"));
+        assert!(!attribute_allowed("target", "_top"));
+        assert!(attribute_allowed("target", "_BLANK"));
+        assert!(
+            !attribute_allowed("target", " _blank"),
+            "a name, not the keyword"
+        );
         assert!(attribute_allowed("action", "/subscribe"));
         assert!(!attribute_allowed("data", "data:text/html,x"));
         assert!(attribute_allowed("on", "x"));

@@ -88,9 +88,12 @@ impl Staged {
 }
 
 /// Whether Rust refuses an attribute named `name` for some value, or judges
-/// it as a name that may clobber: what the loader must stage for it.
+/// it as a name that may clobber or an id it names: what the loader must
+/// stage for it.
 fn judged(name: &str) -> bool {
-    !rules::attribute_allowed(name, "javascript:alert(1)") || rules::is_name_attribute(name)
+    !rules::attribute_allowed(name, "javascript:alert(1)")
+        || rules::is_name_attribute(name)
+        || rules::is_reference(name)
 }
 
 /// Attribute names to probe Rust with: HTML's attribute index (the
@@ -101,7 +104,7 @@ fn judged(name: &str) -> bool {
 #[rustfmt::skip]
 const CANDIDATES: &[&str] = &[
     "abbr", "accept", "accept-charset", "accesskey", "action", "allow", "allowfullscreen",
-    "alt", "as", "async", "autocapitalize", "autocomplete", "autofocus", "autoplay",
+    "alt", "as", "async", "autocapitalize", "command", "commandfor", "autocomplete", "autofocus", "autoplay",
     "blocking", "charset", "checked", "cite", "class", "color", "cols", "colspan", "content",
     "contenteditable", "controls", "coords", "crossorigin", "data", "datetime", "decoding",
     "default", "defer", "dir", "dirname", "disabled", "download", "draggable", "enctype",

@@ -664,6 +664,33 @@ test('updates in a burst coalesce and the latest wins', () =>
     live.remove();
   }));
 
+test('nothing in the incoming HTML acts on the page\'s own elements: a label for one, an invoker, a named target', () =>
+  inPage(() => {
+    const host = document.createElement('div');
+    host.innerHTML = '<button id="pg-btn">publish</button><dialog id="pg-dlg"></dialog><div popover id="pg-pop">p</div>';
+    document.body.prepend(host);
+    let clicks = 0;
+    document.getElementById('pg-btn').addEventListener('click', () => clicks++);
+    const live = T.mount('');
+    T.morph(live, [
+      '<label id="trap" for="pg-btn" style="position:fixed;inset:0;z-index:9">x</label>',
+      '<button id="cmd" commandfor="pg-dlg" command="show-modal">open</button>',
+      '<button id="pop" popovertarget="pg-pop">pop</button>',
+      '<a id="named" href="#x" target="pg-frame">a</a><a id="blank" href="/x" target="_blank">b</a>',
+      // A label for its own field is kept.
+      '<label id="own" for="own-field">name</label><input id="own-field">',
+    ].join(''));
+    const at = (id) => document.getElementById(id);
+    T.eq([at('trap').getAttribute('for'), at('cmd').hasAttribute('commandfor'), at('pop').hasAttribute('popovertarget')], [null, false, false]);
+    T.eq([at('named').getAttribute('target'), at('blank').getAttribute('target'), at('own').getAttribute('for')], [null, '_blank', 'own-field']);
+    at('trap').click();
+    at('cmd').click();
+    at('pop').click();
+    T.eq([clicks, at('pg-dlg').open, at('pg-pop').matches(':popover-open')], [0, false, false]);
+    live.remove();
+    host.remove();
+  }));
+
 test('what onMorph throws is reported as uncaught, and the preview goes on', () =>
   inPage(async () => {
     const live = T.mount('');

@@ -45,27 +45,40 @@ pub fn binding(path: &str, at_path: &str, scope: &Scope, notes: &mut Vec<Note>) 
 /// A value of another catalog's component, kept as it is but for its
 /// bindings (`{"path"}` at any depth), made absolute as every binding is,
 /// so a template's copies each read their own item; its calls are that
-/// catalog's, kept as they are. `None` (noted) for a binding whose path is
-/// no pointer.
+/// catalog's, kept as they are. `None` (noted) when a binding's path is no
+/// pointer.
 pub fn kept(value: &Value, at_value: &str, scope: &Scope, notes: &mut Vec<Note>) -> Option<Value> {
+    let mut value = value.clone();
+    absolute_in(&mut value, at_value, scope, notes)?;
+    Some(value)
+}
+
+/// [`kept`]'s walk, in place (no new list or map per level).
+fn absolute_in(
+    value: &mut Value,
+    at_value: &str,
+    scope: &Scope,
+    notes: &mut Vec<Note>,
+) -> Option<()> {
     match value {
         Value::Array(items) => {
-            let items = items.iter().enumerate();
-            let items = items.filter_map(|(i, v)| kept(v, &at_index(at_value, i), scope, notes));
-            Some(Value::Array(items.collect()))
+            for (i, item) in items.iter_mut().enumerate() {
+                absolute_in(item, &at_index(at_value, i), scope, notes)?;
+            }
         }
         Value::Object(map) => match map.get("path") {
-            Some(Value::String(path)) => binding(path, &at(at_value, "path"), scope, notes),
+            Some(Value::String(path)) => {
+                *value = binding(path, &at(at_value, "path"), scope, notes)?
+            }
             _ => {
-                let members = map.iter();
-                let members = members.filter_map(|(k, v)| {
-                    Some((k.clone(), kept(v, &at(at_value, k), scope, notes)?))
-                });
-                Some(Value::Object(members.collect()))
+                for (key, item) in map.iter_mut() {
+                    absolute_in(item, &at(at_value, key), scope, notes)?;
+                }
             }
         },
-        other => Some(other.clone()),
+        _ => {}
     }
+    Some(())
 }
 
 /// An A2UI dynamic value as ours; `None` (with a note) when it has no

@@ -6,7 +6,9 @@
 // it into a page in Chromium, and the live DOM is checked: no handler, no
 // URL attribute whose protocol (as `new URL(value, location)` reads it) is
 // javascript:, data: or vbscript:, no form* attribute, no <base> or <meta>,
-// and every property of document and window the names aimed at unchanged.
+// every property of document and window the names aimed at unchanged, and
+// nothing naming the page's own elements to act on them: no commandfor or
+// popovertarget, no target but _blank, no label for an element outside.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { relative } from 'node:path';
@@ -16,6 +18,8 @@ import { launch, startServer, root, artifacts } from '../harness.mjs';
 // The names an id or name may try to take over.
 const CLOBBER = ['querySelector', 'getElementById', 'createElement', 'body', 'cookie', 'evaluate', 'defaultView', 'addEventListener', 'toString', 'dispatchEvent', 'location', 'top', 'alert'];
 const URL_ATTRIBUTES = ['href', 'src', 'action', 'xlink:href', 'data'];
+// The page's own elements that incoming HTML may try to act on, by id or name.
+const HOST = ['hostbtn', 'hostdlg', 'hostpop', 'hostframe'];
 
 const mixedCase = (s) => fc.array(fc.boolean(), { minLength: s.length, maxLength: s.length }).map((up) => [...s].map((c, i) => (up[i] ? c.toUpperCase() : c)).join(''));
 // Bits of a scheme as a browser would still read it: tabs and newlines
@@ -27,14 +31,15 @@ const scheme = fc
 const value = fc.oneof(
   fc.tuple(noise, scheme, fc.constantFrom('alert(1)', 'text/html,<script>alert(1)</script>', '//x.example/', 'msgbox', '#frag')).map(([a, s, r]) => `${a}${s}${r}`),
   fc.constantFrom(...CLOBBER),
+  fc.constantFrom(...HOST, '_top', '_parent', '_self', '_blank', ' _BLANK'),
   fc.string({ maxLength: 6 }),
 );
 const attributeName = fc.oneof(
-  fc.constantFrom('href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc', 'form', 'formmethod', 'formtarget', 'id', 'name', 'onclick', 'onerror', 'onload', 'onfocus', 'title', 'class').chain(mixedCase),
+  fc.constantFrom('href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'srcdoc', 'form', 'formmethod', 'formtarget', 'id', 'name', 'onclick', 'onerror', 'onload', 'onfocus', 'title', 'class', 'for', 'commandfor', 'command', 'popovertarget', 'target').chain(mixedCase),
   fc.tuple(fc.constantFrom('on', 'form'), fc.stringMatching(/^[a-z]{1,6}$/)).map(([p, s]) => p + s).chain(mixedCase),
 );
 const attribute = fc.tuple(attributeName, value).map(([n, v]) => ` ${n}="${v.replaceAll('"', '&quot;')}"`);
-const tag = fc.constantFrom('a', 'img', 'form', 'button', 'input', 'iframe', 'embed', 'object', 'div', 'base', 'meta', 'svg', 'math', 'template', 'area', 'script', 'animate', 'set');
+const tag = fc.constantFrom('a', 'img', 'form', 'button', 'input', 'iframe', 'embed', 'object', 'div', 'base', 'meta', 'svg', 'math', 'template', 'area', 'script', 'animate', 'set', 'label');
 const element = fc
   .tuple(tag.chain(mixedCase), fc.array(attribute, { maxLength: 4 }), fc.constantFrom('', 'x', '<a href="javascript:alert(1)">in</a>', '<base href="https://evil.example/">'))
   .map(([t, attrs, inner]) => `<${t}${attrs.join('')}>${inner}</${t}>`);
@@ -62,6 +67,9 @@ after(async () => {
 const screen = (html) =>
   page.evaluate(
     ({ html, CLOBBER, URL_ATTRIBUTES }) => {
+      const host = document.createElement('div');
+      host.innerHTML = '<button id="hostbtn">b</button><dialog id="hostdlg"></dialog><div popover id="hostpop"></div><iframe name="hostframe"></iframe>';
+      document.body.prepend(host);
       const props = () => CLOBBER.map((k) => [document[k], window[k]]);
       const saved = props();
       const base = document.baseURI;
@@ -75,6 +83,9 @@ const screen = (html) =>
         for (const a of e.attributes) {
           const n = a.name.toLowerCase();
           if (n.startsWith('on') || n.startsWith('form') || n == 'srcdoc') bad.push(`${a.name}=${JSON.stringify(a.value)}`);
+          if (n == 'commandfor' || n == 'popovertarget' || (n == 'target' && a.value.trim().toLowerCase() != '_blank')) bad.push(`${a.name}=${JSON.stringify(a.value)}`);
+          const named = n == 'for' && document.getElementById(a.value);
+          if (named && !live.contains(named)) bad.push(`${a.name}=${JSON.stringify(a.value)} names the page's own`);
           if (URL_ATTRIBUTES.includes(n)) {
             let p = '';
             try {
@@ -88,6 +99,7 @@ const screen = (html) =>
       if (document.baseURI !== base) bad.push('rebased');
       if (document.querySelectorAll('base, meta:not([charset])').length) bad.push('base or meta in the page');
       live.remove();
+      host.remove();
       return bad;
     },
     { html, CLOBBER, URL_ATTRIBUTES },
