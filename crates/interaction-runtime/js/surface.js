@@ -298,10 +298,14 @@ const apply = (s, b, source, changed) => {
     // fails sets aria-invalid and its message goes to the element that
     // aria-describedby names first.
     const failing = list(b.x).find((c) => E.k(st, put(c)));
-    const id = el.getAttribute("aria-describedby")?.split(/[\t\n\f\r ]+/).find((/** @type {string} */ i) => i);
+    // (The first id it names; one holding other white space than ASCII's is
+    // cut there, and then names nothing of the surface.)
+    const id = el.getAttribute("aria-describedby")?.match(/\S+/)?.[0];
     attr(el, "aria-invalid", failing ? "true" : null);
     const m = id && d.getElementById(id);
-    m && set(m, "textContent", typeof failing?.message == "string" ? failing.message : "");
+    // Only the surface's own element: an id of the page's is never written
+    // (contains is false for none).
+    s.r.contains(m) && set(m, "textContent", typeof failing?.message == "string" ? failing.message : "");
   }
   Z.length = n;
 };

@@ -88,7 +88,9 @@
 //!   marks that component; its path may name the component by position or
 //!   by id (`/components/cta/props/label`), as `rewrite_path` reads it.
 //! - Element ids are `<surface>-<component>` (radio group names) and
-//!   `<surface>-<component>-msg` (check messages), so ids stay unique per page.
+//!   `<surface>-<component>-msg` (check messages), so ids stay unique per
+//!   page; `<surface>` is the surface's id as one token ([`id_token`]: an
+//!   id is not checked, and one holding white space would name others).
 //!
 //! # How the code is laid out
 //!
@@ -292,6 +294,7 @@ pub fn render_surface(doc: &Value, catalog: &Catalog, options: Options<'_>) -> R
         ghost,
         targets: scroll_targets(components),
         surface: doc.get("id").and_then(Value::as_str).unwrap_or("surface"),
+        scope: id_token(doc.get("id").and_then(Value::as_str).unwrap_or("surface")),
         data: doc.get("data").unwrap_or(&null_data),
         components,
         ids,
@@ -545,6 +548,24 @@ fn drawn<'a>(
     }
 }
 
+/// A surface's id as one token of the element ids it scopes (a check's
+/// message element, a tab's radio): letters, digits, `-` and `_` as they
+/// are, any other byte as `_` and two hex digits, so that an id holding
+/// white space or markup (a surface's id is not checked) still makes one
+/// token, which `aria-describedby` names whole.
+fn id_token(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' {
+            out.push(b as char);
+        } else {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend(['_', HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char]);
+        }
+    }
+    out
+}
+
 /// The component ids the surface's `scrollTo` actions name (`"#id"`): a
 /// published page marks those components with `data-component-id`, for the
 /// runtime to scroll to (SPEC.md section 10).
@@ -576,8 +597,11 @@ struct Renderer<'a> {
     ghost: Drawn<'a>,
     /// The components `scrollTo` actions name.
     targets: Vec<&'a str>,
-    /// Its id, which element ids are scoped by.
+    /// Its id.
     surface: &'a str,
+    /// Its id as one token of element ids ([`id_token`]), which they are
+    /// scoped by.
+    scope: String,
     /// Its data: the state every value is computed from initially.
     data: &'a Value,
     components: &'a [Value],
@@ -688,7 +712,7 @@ impl<'a> Renderer<'a> {
 
     /// `<surface>-<component><suffix>`: an element id unique on the page.
     fn element_id(&self, node: &Node, suffix: &str) -> String {
-        [self.surface, "-", node.id, suffix].concat()
+        [&self.scope, "-", node.id, suffix].concat()
     }
 
     /// A literal, binding or call, as the text it shows initially.

@@ -111,6 +111,15 @@ pages['/p/lang-none.html'] = pageHtml(priceSurface).replace('<html lang="en">', 
 
 before(async () => {
   pages['/p/rendered.html'] = pageHtml(renderFixture('pricing.surface.json'));
+  // A surface whose id (not checked) holds white space, on a page whose own
+  // elements have the id's first word; and hand-written markup whose field
+  // names a page element as its message.
+  pages['/p/hostile-id.html'] = pageHtml(
+    '<style id="comments">p{color:rgb(0,0,255)}</style><div id="page-note">the page\'s own</div>'
+      + renderFixture('hostile-id.surface.json')
+      + '<div data-ch-surface="hand"><script type="application/json" data-ch-state>{"t":"x"}</script>'
+      + '<input id="hand-field" data-ch-model="/t" aria-describedby=" page-note hand-msg" data-ch-checks=\'[{"call":"required","args":{"value":{"path":"/t"}},"message":"written"}]\'></div>',
+  );
   browser = await launch();
   server = await startServer({
     mounts: { '/_cloudhal/': relative(root, site), '/_broken/': relative(root, broken), '/_nofns/': relative(root, nofns), '/_html_wasm/': relative(root, htmlWasm), '/fixtures/': 'tests/browser/e2e/runtime' },
@@ -631,6 +640,22 @@ test('a page rendered by `surfaces render` hydrates', async () => {
 
 // One locale (SPEC.md section 10): what renderSurface formats in a locale is
 // what the runtime shows after hydrating it, and updates follow that locale.
+test('a check message is written only into its own surface: a surface id holding white space, a field naming a page element', async () => {
+  const { page, errors } = await open('/p/hostile-id.html', { ready: '#hand-field' });
+  const html = pages['/p/hostile-id.html'];
+  // The renderer's element ids are one token whatever the surface id holds.
+  assert.match(html, /aria-describedby="comments_20z-root-msg"/);
+  const field = page.locator('[data-ch-surface="comments z"] input');
+  await field.fill('not an email');
+  await page.locator('#hand-field').fill('');
+  assert.equal(await page.locator('#comments_20z-root-msg').textContent(), 'body{background:rgb(255,0,0)!important}', 'its own message element');
+  assert.equal(await page.evaluate(() => document.getElementById('comments').textContent), 'p{color:rgb(0,0,255)}', "the page's style is untouched");
+  assert.equal(await page.evaluate(() => document.getElementById('page-note').textContent), "the page's own");
+  assert.equal(await page.locator('#hand-field').getAttribute('aria-invalid'), 'true', 'the check still failed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('one locale: the server text of every formatting call is the text after hydration, in three locales', async () => {
   const { default: init, renderSurface } = await import(join(root, 'npm/render.js'));
   await init();
