@@ -89,7 +89,7 @@
 //!   by id (`/components/cta/props/label`), as `rewrite_path` reads it.
 //! - Element ids are `<surface>-<component>` (radio group names) and
 //!   `<surface>-<component>-msg` (check messages), so ids stay unique per
-//!   page; `<surface>` is the surface's id as one token ([`id_token`]: an
+//!   page; `<surface>` is the surface's id as one token (`id_token`: an
 //!   id is not checked, and one holding white space would name others).
 //!
 //! # How the code is laid out
