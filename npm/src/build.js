@@ -490,6 +490,9 @@ export class BuildSession {
 
   #snapshot(snapshot) {
     const doc = this.#checked(snapshot === undefined ? undefined : clone(snapshot, '/snapshot'), '/snapshot');
+    // (Read from text, a value may still be too deep for JSON.stringify,
+    // which the comparison makes: refused as a value given so is.)
+    if (typeof snapshot === 'string') clone(doc, '/snapshot');
     this.#diff(this.#document, doc);
     this.#document = doc;
     this.#status.needsSnapshot = false;

@@ -251,6 +251,12 @@ test('bad input: a coded entry in the update, the session still running, the las
   cyclic.self = cyclic;
   const loop = s.receive({ type: 'STATE_SNAPSHOT', snapshot: cyclic });
   assert.deepEqual(loop.errors.map((e) => [e.code, e.path]), [['invalid_json', '/snapshot']]);
+  // As text, nested past what JSON.stringify can write: refused the same way
+  // (it threw a RangeError), the draft kept.
+  const deepText = `{"components":[],"data":${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}}`;
+  const deep = s.receive({ type: 'STATE_SNAPSHOT', snapshot: deepText });
+  assert.deepEqual(deep.errors.map((e) => [e.code, e.path]), [['invalid_json', '/snapshot']]);
+  assert.deepEqual(s.document, good);
   const snap = s.receive({ type: 'STATE_SNAPSHOT', snapshot: { not: 'a document' } });
   assert.deepEqual(snap.errors.map((e) => [e.code, e.path]), [['invalid_snapshot', '/snapshot']]);
   assert.deepEqual(s.document, good, 'a snapshot that is no document leaves the draft');
