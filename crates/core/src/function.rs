@@ -42,7 +42,7 @@ mod spec;
 
 pub use check::{check_check, check_value, is_dynamic};
 pub use evaluate::{
-    call, evaluate, run_check, DateInput, DateStyle, Host, InLocale, NumberOptions, Value,
+    call, evaluate, run_check, DateInput, DateStyle, Host, InLocale, NumberOptions, Value, MAX_TEXT,
 };
 pub use plain::{js_number_string, PlainHost};
 pub use rules::{is_email, is_locale, parse_iso_date};

@@ -406,7 +406,9 @@ const bind = (s, el) => {
   const model = expression(el, "model"), p = model?.x?.path;
   if (typeof p == "string" && at(s.t, p) != NONE) {
     // The field's type decides what it writes (SPEC.md section 10).
-    const t = Object.hasOwn(FIELDS, el.type) ? FIELDS[el.type] : FIELD_TEXT;
+    // (FIELD_TEXT is 0: a type FIELDS lacks, also one Object.prototype has,
+    // whose value is a function, reads as 0 through | 0.)
+    const t = FIELDS[el.type] | 0;
     add(MODEL, model, (entry.m = { t, p, o: t == RADIO ? [el] : t == SELECT ? [...el.options] : [] }));
   }
   add(CHECKS, expression(el, "checks"));
@@ -429,11 +431,10 @@ const read = (m, el) => {
 /** @param {string | null | undefined} tag @returns {string} */
 const locale = (tag) => {
   try {
-    tag = Intl.getCanonicalLocales(/** @type {any} */ (tag))[0];
+    return Intl.getCanonicalLocales(/** @type {any} */ (tag))[0] || "en-US";
   } catch {
-    tag = "";
+    return "en-US";
   }
-  return tag || "en-US";
 };
 
 // The surfaces hydrated (or left as rendered): never hydrated twice.

@@ -121,8 +121,8 @@ impl Renderer<'_> {
                 self.table(out, name, str_prop("caption"), &columns, &rows);
             }
             "Chart" => {
-                let labels = self.list(p("labels"));
-                let series = self.list(p("series"));
+                let labels = self.capped(name, "labels", p("labels"));
+                let series = self.capped(name, "series", p("series"));
                 let mut columns = vec![String::new()];
                 columns.extend(
                     series

@@ -560,7 +560,11 @@ fn id_token(id: &str) -> String {
             out.push(b as char);
         } else {
             const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend(['_', HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char]);
+            out.extend([
+                '_',
+                HEX[usize::from(b >> 4)] as char,
+                HEX[usize::from(b & 15)] as char,
+            ]);
         }
     }
     out
@@ -694,10 +698,10 @@ impl<'a> Renderer<'a> {
         first_with(&self.ids, id)
     }
 
-    /// The catalog's default for what `path` names in the props of
-    /// component `name` (segments: prop names, `[]` for a list's items),
-    /// its schema's local `$ref`s followed.
-    fn default(&self, name: &str, path: &[&str]) -> Option<&'a Value> {
+    /// The catalog's schema of what `path` names in the props of component
+    /// `name` (segments: prop names, `[]` for a list's items), its local
+    /// `$ref`s followed.
+    fn schema(&self, name: &str, path: &[&str]) -> Option<&'a Value> {
         let root = &self.catalog.entry(name)?.props;
         let mut schema = resolved(root, root)?;
         for segment in path {
@@ -707,7 +711,26 @@ impl<'a> Renderer<'a> {
             };
             schema = resolved(root, schema)?;
         }
-        schema.get("default")
+        Some(schema)
+    }
+
+    /// The catalog's default for what `path` names (see [`Self::schema`]).
+    fn default(&self, name: &str, path: &[&str]) -> Option<&'a Value> {
+        self.schema(name, path)?.get("default")
+    }
+
+    /// The items of component `name`'s list prop `key`, at most the
+    /// catalog's `maxItems` of it: a bound list's data is not checked
+    /// against the prop's schema, and where two such lists multiply (a
+    /// chart's labels by its series) a long one in the data would make the
+    /// work grow as their product.
+    fn capped(&self, name: &str, key: &str, prop: Option<&Value>) -> Vec<Value> {
+        let mut items = self.list(prop);
+        let max = self
+            .schema(name, &[key])
+            .and_then(|s| s.get("maxItems")?.as_u64());
+        items.truncate(max.map_or(usize::MAX, |m| m as usize));
+        items
     }
 
     /// `<surface>-<component><suffix>`: an element id unique on the page.

@@ -965,3 +965,34 @@ fn a_repeated_id_finds_its_first_component() {
         assert_eq!(first_with(&ids, id), first, "{id}");
     }
 }
+
+#[test]
+fn bound_lists_past_the_catalog_s_limits_cost_no_product() {
+    // A chart's labels and series bound to long lists in the data (each
+    // within the data's limit): drawn at most as the catalog allows them
+    // (100 labels, 8 series), so the work is linear, not their product.
+    let n = 9_000;
+    let html = render(
+        json!([{"id": "root", "component": "Chart", "props": {"kind": "bar", "labels": {"path": "/l"}, "series": {"path": "/s"}}}]),
+        json!({"l": vec![""; n], "s": vec![json!({}); n]}),
+    );
+    assert!(html.len() < 200_000, "{} bytes", html.len());
+    // A concat nested four deep, 18 values a level, over 60 KB of text:
+    // no answer (the text would be gigabytes), so the element is empty.
+    let mut v = json!({"path": "/big"});
+    for _ in 0..4 {
+        v = json!({"call": "concat", "args": {"values": vec![v; 18]}});
+    }
+    let written = v.to_string().len();
+    let html = render(
+        json!([{"id": "root", "component": "Text", "props": {"text": v}}]),
+        json!({"big": "z".repeat(60_000)}),
+    );
+    // The expression itself is written (escaped) for the runtime, and the
+    // data once in the state: nothing grows past the input.
+    assert!(
+        html.len() < 3 * written + 200_000,
+        "{} bytes for {written}",
+        html.len()
+    );
+}

@@ -227,6 +227,10 @@ impl<V: JsonView> Value<V> {
     }
 }
 
+/// The longest text `concat` gives, in UTF-8 bytes: the data's own limit
+/// (SPEC.md section 1); a longer one is no answer.
+pub const MAX_TEXT: usize = 65_536;
+
 /// Evaluates the call `call` against `data`; `None` when the call does not
 /// follow section 3 (unknown function, missing or wrong arguments, too deep).
 pub fn call<V: JsonView, H: Host + ?Sized>(call: &V, data: &V, host: &H) -> Option<Value<V>> {
@@ -380,6 +384,12 @@ fn call_level<V: JsonView, H: Host + ?Sized>(
             let mut out = String::new();
             for i in 0..values.len() {
                 out.push_str(&read(&values.index(i)?, data, host, level)?.to_text(host));
+            }
+            // No text longer than the data may be: nested concats repeating
+            // a long value would grow as their product (each level, past
+            // the limit, stops the one around it at its first value).
+            if out.len() > MAX_TEXT {
+                return None;
             }
             Value::Text(out)
         }

@@ -625,3 +625,20 @@ fn a_host_without_calls_reads_literals_and_bindings_and_no_call() {
     assert_eq!(run_check(&&check, &&data, &host), None);
     assert_eq!(run_check(&&check, &&data, &PlainHost), Some(true));
 }
+
+#[test]
+fn a_concat_longer_than_the_data_limit_is_no_answer_and_its_nesting_costs_no_product() {
+    // At the limit, a text; one byte past it, no answer.
+    let at = |n: usize| json!({"call": "concat", "args": {"values": [{"path": "/a"}, {"path": "/b"}]}, "n": n});
+    let data = |b: usize| json!({"a": "x".repeat(MAX_TEXT - 10), "b": "y".repeat(b)});
+    assert_eq!(text(at(0), data(10)).len(), MAX_TEXT);
+    assert!(run(at(0), data(11)).is_none());
+    // Nested four deep, 18 values a level, a 60 KB value at the bottom: the
+    // text would be 18^4 times it (about 6 GB); the innermost concat passes
+    // the limit at once and every level around it stops at its first value.
+    let mut v = json!({"path": "/big"});
+    for _ in 0..MAX_NESTING {
+        v = json!({"call": "concat", "args": {"values": alloc::vec![v; 18]}});
+    }
+    assert!(run(v, json!({"big": "z".repeat(60_000)})).is_none());
+}
