@@ -486,7 +486,7 @@ impl Walk<'_, '_> {
     /// markdown heading marker before it.
     fn heading(
         &mut self,
-        text: Value,
+        mut text: Value,
         level: u64,
         at_props: &str,
         out: &mut Map<String, Value>,
@@ -505,21 +505,16 @@ impl Walk<'_, '_> {
             return text;
         }
         let marker = ["#".repeat(level).as_str(), " "].concat();
+        // (A plain string is never interpolated: its ${ is text as it is.)
+        if let Some(s) = super::leading_text(&mut text) {
+            s.insert_str(0, &marker);
+            return text;
+        }
         match text {
-            // (A plain string is never interpolated: its ${ is text as it is.)
-            Value::String(s) => json!([marker, s].concat()),
             Value::Object(map) if map.contains_key("path") => {
                 let path = map["path"].as_str().unwrap_or_default();
                 let value = [marker.as_str(), "${", path, "}"].concat();
                 json!({"call": "formatString", "args": {"value": value}})
-            }
-            Value::Object(mut call) if call.get("call") == Some(&json!("formatString")) => {
-                if let Some(Value::String(s)) =
-                    call.get_mut("args").and_then(|a| a.get_mut("value"))
-                {
-                    s.insert_str(0, &marker);
-                }
-                Value::Object(call)
             }
             // A call's text cannot begin with the marker: plain text, noted.
             other => {
@@ -668,17 +663,7 @@ fn json_map(value: Value) -> Map<String, Value> {
 /// shows as the text it is, not as a heading (the import takes the
 /// backslash back).
 fn unmarked(mut text: Value) -> Value {
-    let literal = match &mut text {
-        Value::String(s) => Some(s),
-        Value::Object(call) => call
-            .get_mut("args")
-            .and_then(|a| a.get_mut("value"))
-            .and_then(|v| match v {
-                Value::String(s) => Some(s),
-                _ => None,
-            }),
-        _ => None,
-    };
+    let literal = super::leading_text(&mut text);
     if let Some(s) = literal.filter(|s| super::heading_marker(s).is_some()) {
         s.insert(0, '\\');
     }

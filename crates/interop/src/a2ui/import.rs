@@ -749,17 +749,7 @@ impl<'a, 't> Walk<'a, 't> {
         let mut text = raw.cloned();
         // `## Title` (v1.0 has no heading variants), also as formatString's
         // literal start.
-        let literal = match &mut text {
-            Some(Value::String(s)) => Some(s),
-            Some(Value::Object(call)) if call.get("call") == Some(&json!("formatString")) => call
-                .get_mut("args")
-                .and_then(|a| a.get_mut("value"))
-                .and_then(|v| match v {
-                    Value::String(s) => Some(s),
-                    _ => None,
-                }),
-            _ => None,
-        };
+        let literal = text.as_mut().and_then(super::leading_text);
         if let Some(s) = literal {
             match super::heading_marker(s) {
                 Some(hashes) if level.is_none() => {

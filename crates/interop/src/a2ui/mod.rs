@@ -111,3 +111,18 @@ fn heading_marker(text: &str) -> Option<usize> {
     let hashes = text.bytes().take_while(|b| *b == b'#').count();
     ((1..=6).contains(&hashes) && text.as_bytes().get(hashes) == Some(&b' ')).then_some(hashes)
 }
+
+/// The text a Text's value starts with, to read or mark: a plain string,
+/// or a `formatString`'s template (whose start, before any `${`, is text).
+fn leading_text(text: &mut Value) -> Option<&mut String> {
+    match text {
+        Value::String(s) => Some(s),
+        Value::Object(call) if call.get("call").and_then(Value::as_str) == Some("formatString") => {
+            match call.get_mut("args")?.get_mut("value")? {
+                Value::String(s) => Some(s),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
