@@ -81,16 +81,20 @@ function onUpdate(u) {
 
 /** Reads the session's events, from the start or (a reconnect) after `from` of them. */
 async function run(from) {
-  controller = new AbortController();
+  // This run's own: a reconnect replaces `controller` before this run's
+  // reading has ended, and that end must not mark the session done.
+  const mine = (controller = new AbortController());
   const delay = $('fast').checked ? 0 : 40;
   $('reconnect').disabled = false;
   try {
-    const response = await fetch(`/session?delay=${delay}${from ? `&from=${from}` : ''}`, { signal: controller.signal });
-    await session.connect(response, { signal: controller.signal });
+    const response = await fetch(`/session?delay=${delay}${from ? `&from=${from}` : ''}`, { signal: mine.signal });
+    await session.connect(response, { signal: mine.signal });
   } catch (e) {
-    if (e.name !== 'AbortError') throw e;
+    // Dropped on purpose (the reconnect button), the read may fail with the
+    // abort: expected. Anything else is the demo's to show.
+    if (!mine.signal.aborted) throw e;
   }
-  if (!controller.signal.aborted) {
+  if (!mine.signal.aborted) {
     $('reconnect').disabled = true;
     $('connect').disabled = false;
     preview?.flush();
